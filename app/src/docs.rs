@@ -1,0 +1,91 @@
+//! The OpenAPI document and Swagger UI.
+//!
+//! The document is generated from the code (poem-openapi), then finished here: the health
+//! probes are merged in and the common error answers documented. The finished JSON is what
+//! `/openapi.json`, Swagger UI and `app openapi` all serve, and what `openapi/openapi.json`
+//! must equal (a test checks).
+
+use std::sync::Arc;
+
+use poem::http::{StatusCode, header};
+use poem::web::{Data, Redirect};
+use poem::{IntoResponse, Request, Response, handler};
+use serde_json::{Value, json};
+
+/// Title and version shown in the document.
+pub const TITLE: &str = "Idempotent Service";
+
+/// Merges the health document into the API document and finishes it.
+pub fn finish(mut api: Value, health: Value) -> Value {
+    if let (Some(paths), Some(health_paths)) = (
+        api.get_mut("paths").and_then(Value::as_object_mut),
+        health.get("paths").and_then(Value::as_object),
+    ) {
+        for (path, item) in health_paths {
+            paths.insert(path.clone(), item.clone());
+        }
+    }
+    if let Some(schemas) = health
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    {
+        let target = api
+            .as_object_mut()
+            .map(|doc| doc.entry("components").or_insert_with(|| json!({})))
+            .and_then(Value::as_object_mut)
+            .map(|components| components.entry("schemas").or_insert_with(|| json!({})))
+            .and_then(Value::as_object_mut);
+        if let Some(target) = target {
+            for (name, schema) in schemas {
+                target.entry(name.clone()).or_insert_with(|| schema.clone());
+            }
+        }
+    }
+    if let Some(tags) = health.get("tags").and_then(Value::as_array).cloned()
+        && let Some(api_tags) = api.get_mut("tags").and_then(Value::as_array_mut)
+    {
+        api_tags.extend(tags);
+    }
+    api
+}
+
+/// The finished document, served as is.
+#[derive(Clone)]
+pub struct OpenApiDocument(pub Arc<String>);
+
+#[handler]
+pub fn openapi_json(document: Data<&OpenApiDocument>) -> Response {
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(document.0.0.as_str().to_owned())
+}
+
+/// Swagger UI settings: the finished document, and bearer tokens kept across reloads.
+pub fn swagger_config() -> Arc<utoipa_swagger_ui::Config<'static>> {
+    Arc::new(utoipa_swagger_ui::Config::from("/openapi.json").persist_authorization(true))
+}
+
+/// Serves Swagger UI's files under `/docs/`.
+#[handler]
+pub fn swagger_ui(
+    req: &Request,
+    config: Data<&Arc<utoipa_swagger_ui::Config<'static>>>,
+) -> poem::Result<Response> {
+    let tail = req.uri().path().strip_prefix("/docs/").unwrap_or_default();
+    match utoipa_swagger_ui::serve(tail, Arc::clone(&config)) {
+        Ok(Some(file)) => Ok(Response::builder()
+            .header(header::CONTENT_TYPE, file.content_type)
+            .body(file.bytes.into_owned())),
+        Ok(None) => Err(poem::Error::from_status(StatusCode::NOT_FOUND)),
+        Err(err) => Err(poem::Error::from_string(
+            err.to_string(),
+            StatusCode::INTERNAL_SERVER_ERROR,
+        )),
+    }
+}
+
+/// `/docs` to `/docs/`: Swagger UI's page loads its assets by relative paths.
+#[handler]
+pub fn docs_redirect() -> impl IntoResponse {
+    Redirect::permanent("/docs/")
+}

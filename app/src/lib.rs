@@ -1,0 +1,18 @@
+//! The host: it loads settings, builds the shared infrastructure, mounts every module under
+//! `/api/v1`, serves the OpenAPI document and Swagger UI, and runs the server.
+//!
+//! Where to look:
+//! - [`modules`]: the one place modules are wired in;
+//! - [`startup`]: infrastructure, middleware order and serving;
+//! - [`docs`]: the OpenAPI document (as served, and as committed in `openapi/openapi.json`)
+//!   and Swagger UI;
+//! - [`health`]: liveness and readiness probes;
+//! - [`config`]: the embedded settings files.
+
+pub mod config;
+pub mod docs;
+pub mod health;
+pub mod modules;
+pub mod startup;
+
+pub use startup::Application;

@@ -1,0 +1,62 @@
+//! `app`: run the service, or print its OpenAPI document.
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    version,
+    about = "Idempotent service: a Poem starter with safe retries"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server (the default).
+    Serve,
+    /// Print the OpenAPI document the server serves at /openapi.json.
+    Openapi,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    match run(Cli::parse()).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            let settings = app::config::load()?;
+            let telemetry = infra::telemetry::Telemetry::init(&settings.telemetry)?;
+            tracing::info!(environment = settings.environment.as_str(), "starting");
+            let application = app::Application::build(settings).await?;
+            application.run_until_stopped().await?;
+            telemetry.shutdown().await;
+            Ok(())
+        }
+        Command::Openapi => {
+            // The document needs the APIs built, not a database: use a throwaway in-memory one,
+            // and no Redis, on a free port that is never served.
+            let settings = app::config::load_with(
+                infra::Environment::Test,
+                &[
+                    ("database.url", "sqlite::memory:"),
+                    ("redis.url", ""),
+                    ("server.host", "127.0.0.1"),
+                    ("server.port", "0"),
+                ],
+            )?;
+            let application = app::Application::build(settings).await?;
+            println!("{}", application.openapi_json());
+            Ok(())
+        }
+    }
+}

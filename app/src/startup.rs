@@ -1,0 +1,200 @@
+//! Building and running the service.
+//!
+//! [`Application::build`] connects the infrastructure, mounts the modules and binds the
+//! listener (port 0 picks a free one, which is how tests run many servers at once);
+//! [`Application::run_until`] serves until a shutdown signal, then lets in-flight requests
+//! finish within `server.shutdown_grace`.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use infra::Database;
+use infra::http::{BodyLimit, observe, panic_as_problem};
+use infra::module::ModuleContext;
+use infra::settings::Settings;
+use kernel::TokenVerifier;
+use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
+use poem::middleware::{CatchPanic, Cors};
+use poem::{EndpointExt, Route, Server, get};
+use poem_openapi::{OpenApi, OpenApiService};
+
+use crate::docs::{self, OpenApiDocument};
+use crate::health::HealthApi;
+use crate::modules;
+
+/// A built service, bound to its port, ready to serve.
+pub struct Application {
+    acceptor: TcpAcceptor,
+    local_addr: SocketAddr,
+    endpoint: poem::endpoint::BoxEndpoint<'static>,
+    document: OpenApiDocument,
+    settings: Settings,
+}
+
+impl Application {
+    /// Builds the service with every module.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        Self::build_with(settings, ()).await
+    }
+
+    /// Builds the service with an extra API mounted beside the modules (test fixtures use this).
+    pub async fn build_with<X: OpenApi + 'static>(
+        settings: Settings,
+        extra: X,
+    ) -> anyhow::Result<Self> {
+        let database = Database::connect(&settings.database)
+            .await
+            .context("database.url: cannot open the database")?;
+        let redis = match settings.redis.url() {
+            Some(url) => Some(
+                infra::redis::connect(url)
+                    .await
+                    .context("redis.url: Redis did not answer")?,
+            ),
+            None => {
+                tracing::warn!(
+                    "redis.url is not set: cache, locks and idempotency records stay in this process, \
+                     so duplicate requests reaching different instances are not deduplicated"
+                );
+                None
+            }
+        };
+        let tokens = Arc::new(
+            TokenVerifier::hs256(
+                settings.auth.jwt_secret.expose().as_bytes(),
+                &settings.auth.issuer,
+                &settings.auth.audience,
+            )
+            .context("auth.jwt_secret: not a usable signing key")?,
+        );
+        let context = ModuleContext {
+            settings: settings.clone(),
+            database: database.clone(),
+            redis: redis.clone(),
+            tokens: Arc::clone(&tokens),
+        };
+        let module_apis = modules::mount_all(&context).await?;
+
+        let version = env!("CARGO_PKG_VERSION");
+        let api = OpenApiService::new((module_apis, extra), docs::TITLE, version)
+            .description("A Poem service starter whose unsafe operations are safe to retry with an Idempotency-Key.")
+            .url_prefix(kernel::API_PREFIX);
+        let health = OpenApiService::new(HealthApi { database, redis }, docs::TITLE, version)
+            .url_prefix("/health");
+        let document = docs::finish(
+            serde_json::from_str(&api.spec())
+                .context("the generated OpenAPI document is not JSON")?,
+            serde_json::from_str(&health.spec())
+                .context("the generated OpenAPI document is not JSON")?,
+        );
+        let document = OpenApiDocument(Arc::new(serde_json::to_string_pretty(&document)?));
+
+        let route = Route::new()
+            .nest(kernel::API_PREFIX, api)
+            .nest("/health", health)
+            .at("/openapi.json", get(docs::openapi_json))
+            .at("/docs", get(docs::docs_redirect))
+            .at("/docs/", get(docs::swagger_ui))
+            .at("/docs/*path", get(docs::swagger_ui));
+
+        let cors = (!settings.server.cors.allowed_origins.is_empty()).then(|| {
+            settings
+                .server
+                .cors
+                .allowed_origins
+                .iter()
+                .fold(Cors::new(), |cors, origin| {
+                    if origin == "*" {
+                        cors
+                    } else {
+                        cors.allow_origin(origin.as_str())
+                    }
+                })
+                .expose_header(infra::http::REQUEST_ID)
+        });
+        // Innermost first; `observe` is outermost so that it sees (and renders) every error.
+        let endpoint = route
+            .with(BodyLimit(settings.server.body_limit_bytes))
+            .with(CatchPanic::new().with_handler(panic_as_problem))
+            .with_if(cors.is_some(), cors.unwrap_or_default())
+            .data(tokens)
+            .data(document.clone())
+            .data(docs::swagger_config())
+            .around(observe)
+            .boxed();
+
+        let address = format!("{}:{}", settings.server.host, settings.server.port);
+        let acceptor = TcpListener::bind(address.clone())
+            .into_acceptor()
+            .await
+            .with_context(|| format!("server.host/server.port: cannot listen on {address}"))?;
+        let local_addr = acceptor
+            .local_addr()
+            .first()
+            .and_then(|addr| addr.as_socket_addr().copied())
+            .context("the listener has no socket address")?;
+
+        Ok(Self {
+            acceptor,
+            local_addr,
+            endpoint,
+            document,
+            settings,
+        })
+    }
+
+    /// The address the service listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The finished OpenAPI document, as served at `/openapi.json`.
+    pub fn openapi_json(&self) -> &str {
+        &self.document.0
+    }
+
+    /// Serves until `shutdown` completes, then drains in-flight requests.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        tracing::info!(address = %self.local_addr, "serving");
+        Server::new_with_acceptor(self.acceptor)
+            .run_with_graceful_shutdown(
+                self.endpoint,
+                shutdown,
+                Some(self.settings.server.shutdown_grace),
+            )
+            .await
+    }
+
+    /// Serves until SIGTERM or Ctrl-C.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+}
+
+/// Completes on Ctrl-C, or SIGTERM on Unix.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown signal received: draining in-flight requests");
+}

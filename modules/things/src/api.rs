@@ -1,0 +1,188 @@
+//! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
+
+use kernel::problem::Problem;
+use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest};
+use poem::http::StatusCode;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, OpenApi, Tags};
+
+use crate::ThingsSettings;
+use crate::model::{Thing, ThingInput};
+use crate::repository::ThingRepository;
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Things: a simple owned entity, the worked example of a module.
+    Things,
+}
+
+/// The things API.
+pub struct ThingsApi {
+    repository: ThingRepository,
+    settings: ThingsSettings,
+}
+
+impl ThingsApi {
+    pub fn new(repository: ThingRepository, settings: ThingsSettings) -> Self {
+        Self {
+            repository,
+            settings,
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+enum ListThingsResponse {
+    /// One page of the caller's things, oldest first.
+    #[oai(status = 200)]
+    Ok(Json<Page<Thing>>),
+}
+
+#[derive(ApiResponse)]
+enum GetThingResponse {
+    /// The thing.
+    #[oai(status = 200)]
+    Ok(Json<Thing>, #[oai(header = "ETag")] String),
+    /// The caller has no thing with this id.
+    #[oai(status = 404, content_type = "application/problem+json")]
+    NotFound(Json<Problem>),
+}
+
+#[derive(ApiResponse)]
+enum CreateThingResponse {
+    /// The thing was created; `Location` addresses it.
+    #[oai(status = 201)]
+    Created(
+        Json<Thing>,
+        #[oai(header = "Location")] String,
+        #[oai(header = "ETag")] String,
+    ),
+    /// The caller already holds as many things as allowed.
+    #[oai(status = 409, content_type = "application/problem+json")]
+    LimitReached(Json<Problem>),
+}
+
+#[derive(ApiResponse)]
+enum UpdateThingResponse {
+    /// The thing, as updated.
+    #[oai(status = 200)]
+    Ok(Json<Thing>, #[oai(header = "ETag")] String),
+    /// The caller has no thing with this id.
+    #[oai(status = 404, content_type = "application/problem+json")]
+    NotFound(Json<Problem>),
+}
+
+#[derive(ApiResponse)]
+enum DeleteThingResponse {
+    /// The thing is gone (or was never there: deleting is idempotent).
+    #[oai(status = 204)]
+    Deleted,
+}
+
+fn not_found() -> Json<Problem> {
+    Json(
+        Problem::from_status(StatusCode::NOT_FOUND)
+            .with_detail("The caller has no thing with this id."),
+    )
+}
+
+#[OpenApi(prefix_path = "/things", tag = "ApiTags::Things")]
+impl ThingsApi {
+    /// List the caller's things
+    ///
+    /// Returns one page of the caller's things, oldest first.
+    #[oai(path = "/", method = "get", operation_id = "listThings")]
+    async fn list(
+        &self,
+        auth: BearerAuth,
+        /// Page number, from 1.
+        page: Query<Option<u32>>,
+        /// Items per page, 1 to 100 (default 20).
+        #[oai(name = "perPage")]
+        per_page: Query<Option<u32>>,
+    ) -> AppResult<ListThingsResponse> {
+        let owner = &auth.0.subject;
+        let request = PageRequest::new(page.0, per_page.0);
+        let items = self.repository.list(owner, request).await?;
+        let total = self.repository.count(owner).await?;
+        Ok(ListThingsResponse::Ok(Json(Page::new(
+            items, request, total,
+        ))))
+    }
+
+    /// Get one thing
+    #[oai(path = "/:id", method = "get", operation_id = "getThing")]
+    async fn get(&self, auth: BearerAuth, id: Path<String>) -> AppResult<GetThingResponse> {
+        Ok(match self.repository.find(&auth.0.subject, &id.0).await? {
+            Some(thing) => {
+                let etag = thing.etag();
+                GetThingResponse::Ok(Json(thing), etag)
+            }
+            None => GetThingResponse::NotFound(not_found()),
+        })
+    }
+
+    /// Create a thing
+    ///
+    /// Send an `Idempotency-Key` to make retries safe: a retry with the same key and body
+    /// returns the first response instead of creating a second thing.
+    #[oai(path = "/", method = "post", operation_id = "createThing")]
+    async fn create(
+        &self,
+        auth: BearerAuth,
+        body: Json<ThingInput>,
+    ) -> AppResult<CreateThingResponse> {
+        if body.trimmed_name().is_empty() {
+            return Err(AppError::Invalid("`name` must not be blank.".into()));
+        }
+        let owner = &auth.0.subject;
+        if self.repository.count(owner).await? >= self.settings.max_things_per_owner {
+            return Ok(CreateThingResponse::LimitReached(Json(
+                Problem::from_status(StatusCode::CONFLICT)
+                    .with_detail("The caller already holds as many things as allowed."),
+            )));
+        }
+        let thing = self.repository.insert(owner, &body).await?;
+        let location = format!("{}/things/{}", kernel::API_PREFIX, thing.id);
+        let etag = thing.etag();
+        Ok(CreateThingResponse::Created(Json(thing), location, etag))
+    }
+
+    /// Replace a thing
+    ///
+    /// Sets every field of the thing. Repeating the same request leaves the same state.
+    #[oai(path = "/:id", method = "put", operation_id = "updateThing")]
+    async fn update(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+        body: Json<ThingInput>,
+    ) -> AppResult<UpdateThingResponse> {
+        if body.trimmed_name().is_empty() {
+            return Err(AppError::Invalid("`name` must not be blank.".into()));
+        }
+        Ok(
+            match self
+                .repository
+                .update(&auth.0.subject, &id.0, &body)
+                .await?
+            {
+                Some(thing) => {
+                    let etag = thing.etag();
+                    UpdateThingResponse::Ok(Json(thing), etag)
+                }
+                None => UpdateThingResponse::NotFound(not_found()),
+            },
+        )
+    }
+
+    /// Delete a thing
+    ///
+    /// Answers 204 whether or not the thing existed, so a retried delete succeeds.
+    #[oai(path = "/:id", method = "delete", operation_id = "deleteThing")]
+    async fn delete(&self, auth: BearerAuth, id: Path<String>) -> AppResult<DeleteThingResponse> {
+        self.repository.delete(&auth.0.subject, &id.0).await?;
+        Ok(DeleteThingResponse::Deleted)
+    }
+}

@@ -1,0 +1,56 @@
+//! The things module: create, read, update, delete and list a simple owned entity.
+//!
+//! It is the worked example of a module, meant to be copied: [`ThingsModule`] is the contract
+//! the host mounts, [`api`] holds the HTTP operations (their doc comments are the OpenAPI text),
+//! [`repository`] the SQL, and `migrations/` the schema. It depends only on the `shared/`
+//! crates. Create and update are idempotent: a client that retries with the same
+//! `Idempotency-Key` gets the first response back instead of a second thing.
+
+pub mod api;
+pub mod model;
+pub mod repository;
+
+use infra::{Migration, Module, ModuleContext};
+use serde::Deserialize;
+
+pub use api::ThingsApi;
+
+/// `[things]` settings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ThingsSettings {
+    /// The most things one owner may hold.
+    pub max_things_per_owner: u64,
+}
+
+impl Default for ThingsSettings {
+    fn default() -> Self {
+        Self {
+            max_things_per_owner: 10_000,
+        }
+    }
+}
+
+/// The module, as the host mounts it.
+pub struct ThingsModule;
+
+impl Module for ThingsModule {
+    const NAME: &'static str = "things";
+    type Settings = ThingsSettings;
+    type Api = ThingsApi;
+
+    fn migrations() -> &'static [Migration] {
+        &[Migration {
+            version: 1,
+            name: "create things",
+            sql: include_str!("../migrations/0001_create_things.sql"),
+        }]
+    }
+
+    fn api(context: &ModuleContext, settings: ThingsSettings) -> anyhow::Result<ThingsApi> {
+        Ok(ThingsApi::new(
+            repository::ThingRepository::new(context.database.clone()),
+            settings,
+        ))
+    }
+}

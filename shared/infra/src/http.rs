@@ -1,0 +1,178 @@
+//! The middleware every request passes through, outermost first:
+//!
+//! 1. [`observe`]: takes or makes the `X-Request-Id`, opens the request span, sets the
+//!    [`RequestContext`], turns every error into RFC 9457 problem details, echoes the id and
+//!    logs the outcome with the route template, status and latency;
+//! 2. [`panic_as_problem`]: a panicking handler answers a bare 500 problem, no internals;
+//! 3. [`BodyLimit`]: bodies over `server.body_limit_bytes` answer 413 before a handler reads them.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use kernel::{AppError, Problem, RequestContext};
+use poem::http::{HeaderValue, StatusCode, header};
+use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
+use tracing::Instrument;
+
+/// The request-id header, read from clients and echoed on every response.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// Outermost middleware: request id, span, problem details, access log.
+pub async fn observe<E: Endpoint>(next: Arc<E>, req: Request) -> poem::Result<Response> {
+    let started = Instant::now();
+    let request_id = req
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|value| value.to_str().ok())
+        .filter(|id| is_acceptable_request_id(id))
+        .map(str::to_owned)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let context = RequestContext {
+        request_id: request_id.clone(),
+        path: req.uri().path().to_owned(),
+    };
+    let method = req.method().clone();
+    let span = tracing::info_span!(
+        "request",
+        http.request.method = %method,
+        http.route = tracing::field::Empty,
+        http.response.status_code = tracing::field::Empty,
+        request_id = %request_id,
+        idempotency = tracing::field::Empty,
+    );
+
+    let mut response = context
+        .scope(
+            async move {
+                match next.call(req).await {
+                    Ok(response) => response.into_response(),
+                    Err(err) => problem_from_error(err),
+                }
+            }
+            .instrument(span.clone()),
+        )
+        .await;
+
+    let route = response
+        .data::<PathPattern>()
+        .map(|pattern| pattern.0.to_string())
+        .unwrap_or_else(|| "unmatched".to_owned());
+    let status = response.status().as_u16();
+    span.record("http.route", route.as_str());
+    span.record("http.response.status_code", status);
+    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::info!(parent: &span, %method, route, status, latency_ms, "request completed");
+
+    if let Ok(value) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert(REQUEST_ID, value);
+    }
+    Ok(response)
+}
+
+/// Accepts a client's request id only when it is short, visible ASCII: it is logged and echoed.
+fn is_acceptable_request_id(id: &str) -> bool {
+    (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// Renders any error as problem details. The application's own errors carry their mapping;
+/// the framework's (bad JSON, unknown route, wrong method, ...) keep their status and headers
+/// and get a problem body in place of their plain-text one.
+pub fn problem_from_error(err: poem::Error) -> Response {
+    if let Some(app_error) = err.downcast_ref::<AppError>() {
+        return poem::error::ResponseError::as_response(app_error);
+    }
+    let status = err.status();
+    let detail = match status {
+        StatusCode::NOT_FOUND => "No resource exists at this path.".to_owned(),
+        StatusCode::METHOD_NOT_ALLOWED => "This resource does not accept this method.".to_owned(),
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            "The request body is larger than this service accepts.".to_owned()
+        }
+        StatusCode::UNAUTHORIZED => "The access token is missing, expired or invalid.".to_owned(),
+        s if s.is_server_error() => {
+            tracing::error!(error = %err, "request failed");
+            "The service could not complete the request. Quote the request id when reporting it."
+                .to_owned()
+        }
+        _ => err.to_string(),
+    };
+    let mut response = err.into_response();
+    let problem = Problem::from_status(status).with_detail(detail);
+    let body = Problem::into_response(problem);
+    response.set_body(body.into_body());
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(kernel::problem::PROBLEM_JSON),
+    );
+    if status == StatusCode::UNAUTHORIZED {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    }
+    response
+}
+
+/// The response to a panicking handler: a 500 problem that reveals nothing of the panic.
+pub fn panic_as_problem(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::error!(panic = %message, "handler panicked");
+    Problem::from_status(StatusCode::INTERNAL_SERVER_ERROR)
+        .with_detail(
+            "The service could not complete the request. Quote the request id when reporting it.",
+        )
+        .into_response()
+}
+
+/// Refuses request bodies over a size, by `Content-Length` up front, or while reading a
+/// chunked body that declares none.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+impl<E: Endpoint> Middleware<E> for BodyLimit {
+    type Output = BodyLimitEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        BodyLimitEndpoint {
+            inner,
+            limit: self.0,
+        }
+    }
+}
+
+pub struct BodyLimitEndpoint<E> {
+    inner: E,
+    limit: usize,
+}
+
+impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
+    type Output = E::Output;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
+        let declared = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        match declared {
+            Some(length) if length > self.limit as u64 => {
+                return Err(poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE));
+            }
+            Some(_) => {}
+            None if req.headers().contains_key(header::TRANSFER_ENCODING) => {
+                // Rare (most clients send Content-Length): buffer up to the limit, refuse beyond.
+                let body = req
+                    .take_body()
+                    .into_bytes_limit(self.limit)
+                    .await
+                    .map_err(|_| poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE))?;
+                req.set_body(body);
+            }
+            None => {}
+        }
+        self.inner.call(req).await
+    }
+}

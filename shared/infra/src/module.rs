@@ -1,0 +1,55 @@
+//! The contract between a feature module and the host.
+//!
+//! A module is a crate under `modules/` that implements [`Module`]: a name (its settings
+//! section and migration namespace), its migrations, and a constructor for its poem-openapi
+//! API. The host calls [`mount`] once per module; nothing else couples them, and modules never
+//! depend on one another.
+
+use std::sync::Arc;
+
+use kernel::TokenVerifier;
+use redis::aio::ConnectionManager;
+use serde::de::DeserializeOwned;
+
+use crate::database::{Database, Migration};
+use crate::settings::{Settings, SettingsError};
+
+/// What the host hands every module: shared infrastructure, nothing module-specific.
+#[derive(Clone)]
+pub struct ModuleContext {
+    pub settings: Settings,
+    pub database: Database,
+    /// Present when `redis.url` is set.
+    pub redis: Option<ConnectionManager>,
+    pub tokens: Arc<TokenVerifier>,
+}
+
+impl ModuleContext {
+    /// The module's own settings section (`[NAME]`), or its defaults when absent.
+    pub fn module_settings<M: Module>(&self) -> Result<M::Settings, SettingsError> {
+        self.settings.section(M::NAME)
+    }
+}
+
+/// A feature module, as the host sees it.
+pub trait Module {
+    /// The settings section and migration namespace, e.g. `"things"`.
+    const NAME: &'static str;
+    /// The module's settings (`[NAME]` in the settings files).
+    type Settings: DeserializeOwned + Default;
+    /// The module's operations.
+    type Api: poem_openapi::OpenApi + 'static;
+
+    /// Schema changes, applied at start-up in version order.
+    fn migrations() -> &'static [Migration];
+
+    /// Builds the API from the shared infrastructure and the module's settings.
+    fn api(context: &ModuleContext, settings: Self::Settings) -> anyhow::Result<Self::Api>;
+}
+
+/// Migrates the module's schema and builds its API.
+pub async fn mount<M: Module>(context: &ModuleContext) -> anyhow::Result<M::Api> {
+    let settings = context.module_settings::<M>()?;
+    context.database.migrate(M::NAME, M::migrations()).await?;
+    M::api(context, settings)
+}

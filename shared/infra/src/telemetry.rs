@@ -1,0 +1,114 @@
+//! Logs, traces and metrics.
+//!
+//! Logs go to stdout through `tracing` (JSON in production, readable in development). When
+//! `telemetry.otlp_endpoint` is set, spans and metrics are also exported over OTLP/HTTP by
+//! background batch processors: a collector that is slow or down costs requests nothing, and
+//! lost telemetry is the price rather than lost availability.
+
+use std::time::Duration;
+
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_otlp::WithExportConfig;
+use opentelemetry_sdk::Resource;
+use opentelemetry_sdk::metrics::SdkMeterProvider;
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::settings::{LogFormat, TelemetrySettings};
+
+/// Keeps the exporters alive; [`Telemetry::shutdown`] flushes what is buffered.
+#[derive(Default)]
+pub struct Telemetry {
+    tracer_provider: Option<SdkTracerProvider>,
+    meter_provider: Option<SdkMeterProvider>,
+}
+
+impl Telemetry {
+    /// Installs the global subscriber (once per process; later calls only build exporters) and,
+    /// when configured, the OTLP exporters.
+    pub fn init(settings: &TelemetrySettings) -> Result<Self, TelemetryError> {
+        let filter = EnvFilter::try_from_default_env()
+            .or_else(|_| EnvFilter::try_new(&settings.log_level))
+            .map_err(|err| TelemetryError::Filter(err.to_string()))?;
+        let fmt_layer = match settings.log_format {
+            LogFormat::Json => tracing_subscriber::fmt::layer()
+                .json()
+                .flatten_event(true)
+                .with_current_span(true)
+                .boxed(),
+            LogFormat::Pretty => tracing_subscriber::fmt::layer().compact().boxed(),
+        };
+
+        let mut telemetry = Telemetry::default();
+        let otel_layer = match settings.otlp_endpoint() {
+            Some(endpoint) => {
+                let resource = Resource::builder()
+                    .with_service_name(settings.service_name.clone())
+                    .build();
+                let spans = opentelemetry_otlp::SpanExporter::builder()
+                    .with_http()
+                    .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
+                    .with_timeout(Duration::from_secs(3))
+                    .build()
+                    .map_err(|err| TelemetryError::Exporter(err.to_string()))?;
+                let tracer_provider = SdkTracerProvider::builder()
+                    .with_batch_exporter(spans)
+                    .with_resource(resource.clone())
+                    .build();
+                let metrics = opentelemetry_otlp::MetricExporter::builder()
+                    .with_http()
+                    .with_endpoint(format!("{}/v1/metrics", endpoint.trim_end_matches('/')))
+                    .with_timeout(Duration::from_secs(3))
+                    .build()
+                    .map_err(|err| TelemetryError::Exporter(err.to_string()))?;
+                let meter_provider = SdkMeterProvider::builder()
+                    .with_periodic_exporter(metrics)
+                    .with_resource(resource)
+                    .build();
+                opentelemetry::global::set_meter_provider(meter_provider.clone());
+                let tracer = tracer_provider.tracer(settings.service_name.clone());
+                telemetry.tracer_provider = Some(tracer_provider);
+                telemetry.meter_provider = Some(meter_provider);
+                Some(tracing_opentelemetry::layer().with_tracer(tracer))
+            }
+            None => None,
+        };
+
+        // A second init in the same process (tests start many servers) keeps the first subscriber.
+        let _ = tracing_subscriber::registry()
+            .with(filter)
+            .with(fmt_layer)
+            .with(otel_layer)
+            .try_init();
+        Ok(telemetry)
+    }
+
+    /// Whether traces and metrics are exported.
+    pub fn exporting(&self) -> bool {
+        self.tracer_provider.is_some()
+    }
+
+    /// Flushes and stops the exporters. Runs on a blocking thread because the OTLP/HTTP client
+    /// is the blocking one (the async one needs a reactor inside the batch processor's thread).
+    pub async fn shutdown(self) {
+        let _ = tokio::task::spawn_blocking(move || {
+            if let Some(provider) = self.tracer_provider {
+                let _ = provider.shutdown();
+            }
+            if let Some(provider) = self.meter_provider {
+                let _ = provider.shutdown();
+            }
+        })
+        .await;
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TelemetryError {
+    #[error("invalid setting `telemetry.log_level`: {0}")]
+    Filter(String),
+    #[error("cannot build the OTLP exporter for `telemetry.otlp_endpoint`: {0}")]
+    Exporter(String),
+}

@@ -1,0 +1,119 @@
+//! [`AppError`]: the error every handler returns, and its one mapping to HTTP.
+
+use std::error::Error as StdError;
+
+use poem::http::StatusCode;
+use poem::{IntoResponse, Response};
+use poem_openapi::ApiResponse;
+use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, Registry};
+use poem_openapi::types::Type;
+
+use crate::problem::{PROBLEM_JSON, Problem};
+
+/// Result of an application operation.
+pub type AppResult<T> = Result<T, AppError>;
+
+/// What can go wrong in a use case, independent of HTTP.
+///
+/// The mapping to a status and a problem body lives in [`AppError::to_problem`] and nowhere
+/// else. Internal errors are logged in full and answered as a bare 500: their text never
+/// reaches the client.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The request is well-formed but its content is not acceptable.
+    #[error("{0}")]
+    Invalid(String),
+    /// No valid credentials were presented.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// The caller is known but may not do this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The addressed resource does not exist (or is not the caller's to see).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The request conflicts with the current state of the resource.
+    #[error("{0}")]
+    Conflict(String),
+    /// The caller sent too many requests; try again after the given seconds.
+    #[error("too many requests")]
+    TooManyRequests { retry_after_secs: u64 },
+    /// A fault of the service or a dependency.
+    #[error("internal error: {0}")]
+    Internal(Box<dyn StdError + Send + Sync>),
+}
+
+impl AppError {
+    /// Wraps any fault as an internal error.
+    pub fn internal(err: impl Into<Box<dyn StdError + Send + Sync>>) -> Self {
+        Self::Internal(err.into())
+    }
+
+    /// The HTTP status this error maps to.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Invalid(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The problem detail the client sees.
+    pub fn to_problem(&self) -> Problem {
+        let problem = Problem::from_status(self.status());
+        match self {
+            Self::Internal(_) => {
+                problem.with_detail("The service could not complete the request. Quote the request id when reporting it.")
+            }
+            Self::TooManyRequests { retry_after_secs } => problem.with_detail(format!(
+                "Too many requests; retry after {retry_after_secs} seconds."
+            )),
+            other => problem.with_detail(other.to_string()),
+        }
+    }
+}
+
+impl poem::error::ResponseError for AppError {
+    fn status(&self) -> StatusCode {
+        AppError::status(self)
+    }
+
+    fn as_response(&self) -> Response {
+        if let Self::Internal(source) = self {
+            tracing::error!(error = %source, "request failed with an internal error");
+        }
+        let mut response = self.to_problem().into_response();
+        if let Self::TooManyRequests { retry_after_secs } = self {
+            response
+                .headers_mut()
+                .insert(poem::http::header::RETRY_AFTER, (*retry_after_secs).into());
+        }
+        response
+    }
+}
+
+/// Documents every operation's error answer: any status, as RFC 9457 problem details.
+impl ApiResponse for AppError {
+    fn meta() -> MetaResponses {
+        MetaResponses {
+            responses: vec![MetaResponse {
+                description: "The request failed: RFC 9457 problem details say why.",
+                status: None,
+                status_range: None,
+                content: vec![MetaMediaType {
+                    content_type: PROBLEM_JSON,
+                    schema: Problem::schema_ref(),
+                }],
+                headers: vec![],
+            }],
+        }
+    }
+
+    fn register(registry: &mut Registry) {
+        Problem::register(registry);
+    }
+}

@@ -1,0 +1,27 @@
+//! The kernel: the vocabulary every layer of the service shares, with no infrastructure in it.
+//!
+//! It owns:
+//! - [`problem`]: RFC 9457 problem details, the one shape of every error response;
+//! - [`error`]: [`AppError`], the application error type, mapped to HTTP in exactly one place;
+//! - [`context`]: the per-request context (request id, path) that problem responses cite;
+//! - [`auth`]: the authenticated [`Principal`], access-token verification and the bearer
+//!   security scheme, shared so that the idempotency layer can validate a caller itself;
+//! - [`pagination`]: page requests and paged results.
+//!
+//! Nothing here talks to a database, Redis or the network: modules and the host depend on it,
+//! it depends on none of them.
+
+pub mod auth;
+pub mod context;
+pub mod error;
+pub mod pagination;
+pub mod problem;
+
+/// Where the host mounts every module's API; modules use it to build `Location` headers.
+pub const API_PREFIX: &str = "/api/v1";
+
+pub use auth::{AccessTokenClaims, BearerAuth, Principal, TokenVerifier};
+pub use context::RequestContext;
+pub use error::{AppError, AppResult};
+pub use pagination::{Page, PageRequest};
+pub use problem::Problem;

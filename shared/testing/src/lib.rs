@@ -1,0 +1,26 @@
+//! The test harness every suite shares: it finds (or starts) the real backing services the
+//! tests need and gives each test its own namespace in them, so tests run in parallel.
+//!
+//! - [`redis`]: a Redis URL from `REDIS_URL`, else 127.0.0.1:6379 if it answers, else a
+//!   `redis-server` from `PATH` started on a free port; and private servers a test may stop.
+//! - [`database`]: a database per test: PostgreSQL when `TEST_DATABASE_URL` is set, else a
+//!   fresh SQLite file.
+//!
+//! Nothing here is skipped quietly: when a service cannot be found the test fails and says
+//! how to provide one.
+
+pub mod database;
+pub mod redis;
+
+/// A short random identifier for per-test namespaces.
+pub fn unique_suffix() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
+}
+
+/// A free TCP port on 127.0.0.1 (bound then released; good enough for test servers).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("no free TCP port on 127.0.0.1")
+}

@@ -1,0 +1,133 @@
+//! Every error, the framework's own included, is RFC 9457 problem+json.
+
+use e2e::fixtures::FixtureApi;
+use e2e::{TestApp, assert_problem};
+use reqwest::StatusCode;
+
+#[tokio::test]
+async fn an_unknown_route_is_a_404_problem() {
+    let app = TestApp::spawn().await;
+
+    let response = app.get("/no/such/route").await;
+
+    let problem = assert_problem(response, StatusCode::NOT_FOUND).await;
+    assert_eq!(problem["instance"], "/no/such/route");
+}
+
+#[tokio::test]
+async fn a_wrong_method_is_a_405_problem() {
+    let app = TestApp::spawn().await;
+
+    let response = app
+        .http
+        .patch(app.url("/api/v1/things"))
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::METHOD_NOT_ALLOWED).await;
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_400_problem() {
+    let app = TestApp::spawn().await;
+
+    let response = app
+        .http
+        .post(app.url("/api/v1/things"))
+        .bearer_auth(app.token_for("alice"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn an_invalid_parameter_is_a_400_problem() {
+    let app = TestApp::spawn().await;
+
+    let response = app
+        .http
+        .get(app.url("/api/v1/things?page=not-a-number"))
+        .bearer_auth(app.token_for("alice"))
+        .send()
+        .await
+        .unwrap();
+
+    let problem = assert_problem(response, StatusCode::BAD_REQUEST).await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("page"),
+        "{problem}"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_parameter_is_a_400_problem() {
+    let app = TestApp::builder().spawn_with(FixtureApi).await;
+
+    let response = app.get("/api/v1/fixtures/slow").await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_a_413_problem() {
+    let app = TestApp::builder()
+        .setting("server.body_limit_bytes", "64")
+        .spawn()
+        .await;
+
+    let response = app
+        .http
+        .post(app.url("/api/v1/things"))
+        .bearer_auth(app.token_for("alice"))
+        .json(&serde_json::json!({ "name": "x".repeat(200) }))
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::PAYLOAD_TOO_LARGE).await;
+}
+
+#[tokio::test]
+async fn an_unsupported_media_type_is_a_415_problem() {
+    let app = TestApp::spawn().await;
+
+    let response = app
+        .http
+        .post(app.url("/api/v1/things"))
+        .bearer_auth(app.token_for("alice"))
+        .header("content-type", "text/plain")
+        .body("name=x")
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+}
+
+#[tokio::test]
+async fn a_missing_token_is_a_401_problem_with_a_bearer_challenge() {
+    let app = TestApp::spawn().await;
+
+    let response = app.get("/api/v1/things").await;
+
+    assert_eq!(response.headers()["www-authenticate"], "Bearer");
+    assert_problem(response, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn a_panicking_handler_is_a_500_problem_that_reveals_nothing() {
+    let app = TestApp::builder().spawn_with(FixtureApi).await;
+
+    let response = app.get("/api/v1/fixtures/panic").await;
+
+    let problem = assert_problem(response, StatusCode::INTERNAL_SERVER_ERROR).await;
+    assert!(
+        !problem.to_string().contains("secret internals"),
+        "{problem}"
+    );
+}

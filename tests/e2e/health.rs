@@ -1,0 +1,52 @@
+use e2e::{RedisChoice, TestApp, assert_problem};
+use reqwest::StatusCode;
+use serde_json::Value;
+use testing::redis::RedisServer;
+
+#[tokio::test]
+async fn live_answers_ok() {
+    let app = TestApp::spawn().await;
+
+    let response = app.get("/health/live").await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn ready_answers_ok_when_the_database_answers_and_redis_is_not_configured() {
+    let app = TestApp::spawn().await;
+
+    let response = app.get("/health/ready").await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["database"], "ok");
+    assert_eq!(body["redis"], "not configured");
+}
+
+#[tokio::test]
+async fn ready_checks_redis_when_it_is_configured() {
+    let app = TestApp::builder().redis(RedisChoice::Shared).spawn().await;
+
+    let body: Value = app.get("/health/ready").await.json().await.unwrap();
+
+    assert_eq!(body["redis"], "ok");
+}
+
+#[tokio::test]
+async fn ready_answers_503_naming_redis_when_redis_is_down() {
+    let mut redis = RedisServer::start().expect("the tests start a private redis-server");
+    let app = TestApp::builder()
+        .redis(RedisChoice::Url(redis.url()))
+        .spawn()
+        .await;
+
+    redis.stop();
+    let response = app.get("/health/ready").await;
+
+    let problem = assert_problem(response, StatusCode::SERVICE_UNAVAILABLE).await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("redis"),
+        "{problem}"
+    );
+}

@@ -1,0 +1,10 @@
+//! End-to-end specifications of the service, compiled as one test binary.
+
+mod architecture;
+mod compose;
+mod docs;
+mod errors;
+mod health;
+mod serving;
+mod settings;
+mod things;

@@ -1,0 +1,67 @@
+//! Settings are validated at start-up, and errors name the key.
+
+use infra::Environment;
+
+fn load_error(environment: Environment, overrides: &[(&str, &str)]) -> String {
+    app::config::load_with(environment, overrides)
+        .expect_err("these settings must be refused")
+        .to_string()
+}
+
+#[test]
+fn the_embedded_defaults_load_in_every_environment_but_production() {
+    for environment in [Environment::Development, Environment::Test] {
+        let settings = app::config::load_with(environment, &[]).expect("defaults must load");
+        assert_eq!(
+            settings.server.port,
+            if environment == Environment::Test {
+                0
+            } else {
+                8080
+            }
+        );
+    }
+}
+
+#[test]
+fn a_value_of_the_wrong_type_names_its_key() {
+    let message = load_error(Environment::Test, &[("server.port", "eighty")]);
+
+    assert!(message.contains("server.port"), "{message}");
+}
+
+#[test]
+fn an_invalid_value_names_its_key() {
+    let message = load_error(Environment::Test, &[("database.url", "mysql://nope")]);
+
+    assert!(message.contains("database.url"), "{message}");
+}
+
+#[test]
+fn production_refuses_the_development_signing_key() {
+    let message = load_error(Environment::Production, &[]);
+
+    assert!(message.contains("auth.jwt_secret"), "{message}");
+}
+
+#[test]
+fn production_starts_with_its_own_signing_key() {
+    let settings = app::config::load_with(
+        Environment::Production,
+        &[(
+            "auth.jwt_secret",
+            "a-production-key-that-is-long-enough-1234",
+        )],
+    );
+
+    assert!(settings.is_ok(), "{:?}", settings.err());
+}
+
+#[test]
+fn secrets_are_not_printed_by_debug() {
+    let settings = app::config::load_with(Environment::Test, &[]).unwrap();
+
+    let printed = format!("{settings:?}");
+
+    assert!(!printed.contains(settings.auth.jwt_secret.expose()));
+}

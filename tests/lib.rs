@@ -1,0 +1,260 @@
+//! The end-to-end harness: starts the real service on a free port, over a real socket, with a
+//! database and a Redis key namespace of its own, so every test runs in parallel with the rest.
+//!
+//! Tests read as specifications: `TestApp::spawn()` (or `TestApp::builder()...spawn()`), act
+//! with the typed helpers, assert on the answer.
+
+pub mod fixtures;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use infra::settings::{Environment, Settings};
+use kernel::{AccessTokenClaims, TokenVerifier};
+use poem_openapi::OpenApi;
+use reqwest::StatusCode;
+use serde_json::Value;
+use testing::database::TestDatabase;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Which Redis, if any, the service under test uses.
+#[derive(Debug, Clone)]
+pub enum RedisChoice {
+    /// No Redis: in-process stores.
+    None,
+    /// The shared test Redis, under a key prefix of this test's own.
+    Shared,
+    /// A specific Redis (e.g. a private server the test stops and restarts).
+    Url(String),
+}
+
+/// Configures a service before starting it.
+pub struct TestAppBuilder {
+    overrides: Vec<(String, String)>,
+    redis: RedisChoice,
+    database: Option<TestDatabase>,
+}
+
+impl TestAppBuilder {
+    /// Sets one setting by its dotted key, e.g. `("server.body_limit_bytes", "64")`.
+    pub fn setting(mut self, key: &str, value: &str) -> Self {
+        self.overrides.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
+    pub fn redis(mut self, redis: RedisChoice) -> Self {
+        self.redis = redis;
+        self
+    }
+
+    /// Uses an existing database (e.g. shared by two instances) instead of a new one.
+    pub fn database(mut self, database: TestDatabase) -> Self {
+        self.database = Some(database);
+        self
+    }
+
+    /// Starts the service with every module.
+    pub async fn spawn(self) -> TestApp {
+        self.spawn_with(()).await
+    }
+
+    /// Starts the service with an extra, test-only API mounted beside the modules.
+    pub async fn spawn_with<X: OpenApi + 'static>(self, extra: X) -> TestApp {
+        let database = match self.database {
+            Some(database) => database,
+            None => TestDatabase::create().await,
+        };
+        let namespace = format!("test:{}:", testing::unique_suffix());
+        let redis_url = match &self.redis {
+            RedisChoice::None => String::new(),
+            RedisChoice::Shared => testing::redis::shared_redis_url(),
+            RedisChoice::Url(url) => url.clone(),
+        };
+        let mut overrides: Vec<(String, String)> = vec![
+            ("server.host".into(), "127.0.0.1".into()),
+            ("server.port".into(), "0".into()),
+            ("database.url".into(), database.url().to_owned()),
+            ("redis.url".into(), redis_url),
+            ("redis.key_prefix".into(), namespace.clone()),
+        ];
+        overrides.extend(self.overrides);
+        let borrowed: Vec<(&str, &str)> = overrides
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let settings =
+            app::config::load_with(Environment::Test, &borrowed).expect("test settings must load");
+        let application = app::Application::build_with(settings.clone(), extra)
+            .await
+            .expect("the service must start");
+        let address = format!("http://{}", application.local_addr());
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server = tokio::spawn(application.run_until(async {
+            let _ = stopped.await;
+        }));
+        TestApp {
+            address,
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("HTTP client"),
+            settings,
+            namespace,
+            database,
+            stop: Some(stop),
+            server: Some(server),
+        }
+    }
+}
+
+/// A running service under test.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`
+    pub address: String,
+    pub http: reqwest::Client,
+    pub settings: Settings,
+    /// This test's Redis key prefix.
+    pub namespace: String,
+    pub database: TestDatabase,
+    stop: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl TestApp {
+    pub fn builder() -> TestAppBuilder {
+        TestAppBuilder {
+            overrides: Vec::new(),
+            redis: RedisChoice::None,
+            database: None,
+        }
+    }
+
+    /// A service on defaults: its own database, no Redis.
+    pub async fn spawn() -> TestApp {
+        Self::builder().spawn().await
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.http
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("GET failed")
+    }
+
+    /// Sends `body` as JSON with `method` to `path`, authenticated as `subject`.
+    pub async fn send_json_as(
+        &self,
+        subject: &str,
+        method: reqwest::Method,
+        path: &str,
+        body: &Value,
+    ) -> reqwest::Response {
+        self.http
+            .request(method, self.url(path))
+            .bearer_auth(self.token_for(subject))
+            .json(body)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// GETs `path` authenticated as `subject`.
+    pub async fn get_as(&self, subject: &str, path: &str) -> reqwest::Response {
+        self.http
+            .get(self.url(path))
+            .bearer_auth(self.token_for(subject))
+            .send()
+            .await
+            .expect("GET failed")
+    }
+
+    /// A signed access token for `subject`, as the identity module would issue it.
+    pub fn token_for(&self, subject: &str) -> String {
+        let auth = &self.settings.auth;
+        let verifier = TokenVerifier::hs256(
+            auth.jwt_secret.expose().as_bytes(),
+            &auth.issuer,
+            &auth.audience,
+        )
+        .expect("test signing key");
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .expect("clock")
+            .as_secs();
+        verifier
+            .sign(&AccessTokenClaims {
+                sub: subject.to_owned(),
+                sid: format!("session-of-{subject}"),
+                roles: vec![],
+                iss: auth.issuer.clone(),
+                aud: auth.audience.clone(),
+                iat: now,
+                exp: now + 600,
+            })
+            .expect("signing a test token")
+    }
+
+    /// Asks the server to stop and waits until it has drained its in-flight requests.
+    pub async fn stop(mut self) -> std::io::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.server.take() {
+            Some(server) => server.await.expect("server task panicked"),
+            None => Ok(()),
+        }
+    }
+
+    /// Signals the server to stop without waiting.
+    pub fn begin_stop(&mut self) -> Option<JoinHandle<std::io::Result<()>>> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        self.server.take()
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Asserts that `response` is an RFC 9457 problem with `status`, and returns its body.
+pub async fn assert_problem(response: reqwest::Response, status: StatusCode) -> Value {
+    assert_eq!(response.status(), status, "unexpected status");
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        content_type, "application/problem+json",
+        "a problem must be problem+json"
+    );
+    let request_id = response
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let body: Value = response.json().await.expect("problem body is JSON");
+    assert_eq!(body["status"], status.as_u16(), "problem status: {body}");
+    assert!(body["type"].is_string(), "problem type: {body}");
+    assert!(body["title"].is_string(), "problem title: {body}");
+    assert!(body["detail"].is_string(), "problem detail: {body}");
+    assert!(body["instance"].is_string(), "problem instance: {body}");
+    assert_eq!(
+        body["requestId"].as_str(),
+        request_id.as_deref(),
+        "problem requestId must echo X-Request-Id: {body}"
+    );
+    body
+}
