@@ -1,11 +1,17 @@
 //! Test-only operations, mounted beside the modules to provoke what real operations should
-//! never do (panic) or do only rarely (run slowly).
+//! never do (panic) or do only rarely (run slowly), and to count what the idempotency layer
+//! lets execute.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use poem_openapi::OpenApi;
-use poem_openapi::param::Query;
-use poem_openapi::payload::PlainText;
+use idempotency::{idempotent, idempotent_key_required};
+use poem::Body;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::{Binary, Json, PlainText};
+use poem_openapi::{ApiResponse, Object, OpenApi};
+use serde_json::{Value, json};
 
 /// Operations under `/api/v1/fixtures`.
 pub struct FixtureApi;
@@ -23,5 +29,205 @@ impl FixtureApi {
     async fn slow(&self, ms: Query<u64>) -> PlainText<String> {
         tokio::time::sleep(Duration::from_millis(ms.0)).await;
         PlainText("done".to_owned())
+    }
+}
+
+/// Counts what the idempotency fixtures execute. Clone it into two services to count across
+/// instances.
+#[derive(Clone, Default)]
+pub struct Executions(Arc<AtomicU64>);
+
+impl Executions {
+    pub fn count(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    fn next(&self) -> u64 {
+        self.0.fetch_add(1, Ordering::SeqCst) + 1
+    }
+}
+
+/// What the counted fixture answers.
+#[derive(Debug, Object)]
+pub struct Execution {
+    /// 1 for the first execution, 2 for the second...
+    pub execution: u64,
+    /// The request body, echoed.
+    pub echo: Value,
+}
+
+#[derive(ApiResponse)]
+pub enum CountedResponse {
+    #[oai(status = 201)]
+    Created(
+        Json<Execution>,
+        #[oai(header = "Location")] String,
+        #[oai(header = "ETag")] String,
+    ),
+}
+
+#[derive(ApiResponse)]
+pub enum EmptyResponse {
+    #[oai(status = 204)]
+    NoContent,
+}
+
+#[derive(ApiResponse)]
+pub enum VariousResponse {
+    #[oai(status = 200)]
+    Json(Json<Execution>),
+    #[oai(status = 200)]
+    Text(PlainText<String>),
+    #[oai(status = 200, content_type = "application/json")]
+    Streamed(Binary<Body>),
+    #[oai(status = 303)]
+    SeeOther(#[oai(header = "Location")] String),
+    #[oai(status = 409, content_type = "application/problem+json")]
+    Conflict(Json<kernel::Problem>),
+}
+
+/// Idempotent (and one plain) operations under `/api/v1/fixtures/idem`, counting executions.
+pub struct IdempotencyFixtureApi {
+    pub executions: Executions,
+}
+
+impl IdempotencyFixtureApi {
+    pub fn new(executions: Executions) -> Self {
+        Self { executions }
+    }
+
+    fn execute(&self, echo: Value) -> Execution {
+        Execution {
+            execution: self.executions.next(),
+            echo,
+        }
+    }
+
+    async fn counted_response(&self, sleep_ms: Option<u64>, body: Value) -> CountedResponse {
+        if let Some(ms) = sleep_ms {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+        }
+        let execution = self.execute(body);
+        let id = execution.execution;
+        CountedResponse::Created(
+            Json(execution),
+            format!("/api/v1/fixtures/idem/{id}"),
+            format!("\"v{id}\""),
+        )
+    }
+}
+
+#[OpenApi(prefix_path = "/fixtures/idem")]
+impl IdempotencyFixtureApi {
+    /// Sleeps `sleepMs`, counts, answers 201 with `Location` and `ETag`.
+    #[oai(
+        path = "/counted",
+        method = "post",
+        operation_id = "fixtureCounted",
+        transform = "idempotent"
+    )]
+    async fn counted(
+        &self,
+        #[oai(name = "sleepMs")] sleep_ms: Query<Option<u64>>,
+        body: Json<Value>,
+    ) -> CountedResponse {
+        self.counted_response(sleep_ms.0, body.0).await
+    }
+
+    /// The same as `counted`, at another route.
+    #[oai(
+        path = "/counted-too",
+        method = "post",
+        operation_id = "fixtureCountedToo",
+        transform = "idempotent"
+    )]
+    async fn counted_too(&self, body: Json<Value>) -> CountedResponse {
+        self.counted_response(None, body.0).await
+    }
+
+    /// The same as `counted`, but not wrapped by the guard.
+    #[oai(path = "/plain", method = "post", operation_id = "fixturePlain")]
+    async fn plain(&self, body: Json<Value>) -> CountedResponse {
+        self.counted_response(None, body.0).await
+    }
+
+    /// The same as `counted`, but refusing requests without a key.
+    #[oai(
+        path = "/required",
+        method = "post",
+        operation_id = "fixtureRequired",
+        transform = "idempotent_key_required"
+    )]
+    async fn required(&self, body: Json<Value>) -> CountedResponse {
+        self.counted_response(None, body.0).await
+    }
+
+    /// Counts, answers with the item id: one route template, many concrete paths.
+    #[oai(
+        path = "/items/:id",
+        method = "put",
+        operation_id = "fixtureItem",
+        transform = "idempotent"
+    )]
+    async fn item(&self, id: Path<String>, body: Json<Value>) -> VariousResponse {
+        VariousResponse::Json(Json(self.execute(json!({ "id": id.0, "body": body.0 }))))
+    }
+
+    /// Counts, answers 204 with no body.
+    #[oai(
+        path = "/empty",
+        method = "post",
+        operation_id = "fixtureEmpty",
+        transform = "idempotent"
+    )]
+    async fn empty(&self) -> EmptyResponse {
+        self.executions.next();
+        EmptyResponse::NoContent
+    }
+
+    /// Fails with a 500 on its first execution, then succeeds.
+    #[oai(
+        path = "/flaky",
+        method = "post",
+        operation_id = "fixtureFlaky",
+        transform = "idempotent"
+    )]
+    async fn flaky(&self) -> kernel::AppResult<VariousResponse> {
+        let execution = self.execute(Value::Null);
+        if execution.execution == 1 {
+            return Err(kernel::AppError::internal("a transient fault"));
+        }
+        Ok(VariousResponse::Json(Json(execution)))
+    }
+
+    /// Answers `kind`: a 409 problem, text, a streamed JSON body, a redirect, or JSON.
+    #[oai(
+        path = "/various",
+        method = "post",
+        operation_id = "fixtureVarious",
+        transform = "idempotent"
+    )]
+    async fn various(&self, kind: Query<String>) -> VariousResponse {
+        let execution = self.execute(Value::Null);
+        match kind.0.as_str() {
+            "conflict" => VariousResponse::Conflict(Json(
+                kernel::Problem::from_status(poem::http::StatusCode::CONFLICT)
+                    .with_detail("try again"),
+            )),
+            "text" => {
+                VariousResponse::Text(PlainText(format!("execution {}", execution.execution)))
+            }
+            "stream" => {
+                let chunks = futures_util::stream::iter(vec![Ok::<_, std::io::Error>(
+                    bytes::Bytes::from_static(b"{\"streamed\":true}"),
+                )]);
+                VariousResponse::Streamed(Binary(Body::from_bytes_stream(chunks)))
+            }
+            "redirect" => VariousResponse::SeeOther("/elsewhere".to_owned()),
+            _ => VariousResponse::Json(Json(Execution {
+                echo: json!("x".repeat(2_000)),
+                ..execution
+            })),
+        }
     }
 }

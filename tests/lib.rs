@@ -88,6 +88,7 @@ impl TestAppBuilder {
             .await
             .expect("the service must start");
         let address = format!("http://{}", application.local_addr());
+        let idempotency = application.idempotency();
         let (stop, stopped) = oneshot::channel::<()>();
         let server = tokio::spawn(application.run_until(async {
             let _ = stopped.await;
@@ -99,6 +100,7 @@ impl TestAppBuilder {
                 .build()
                 .expect("HTTP client"),
             settings,
+            idempotency,
             namespace,
             database,
             stop: Some(stop),
@@ -113,6 +115,8 @@ pub struct TestApp {
     pub address: String,
     pub http: reqwest::Client,
     pub settings: Settings,
+    /// The idempotency layer's state: counters and store.
+    pub idempotency: std::sync::Arc<idempotency::Idempotency>,
     /// This test's Redis key prefix.
     pub namespace: String,
     pub database: TestDatabase,
@@ -136,6 +140,11 @@ impl TestApp {
 
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
+    }
+
+    /// A request to `path`, to finish with reqwest's builder (and [`WithIdempotencyKey`]).
+    pub fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.http.request(method, self.url(path))
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
@@ -257,4 +266,33 @@ pub async fn assert_problem(response: reqwest::Response, status: StatusCode) -> 
         "problem requestId must echo X-Request-Id: {body}"
     );
     body
+}
+
+/// Adds the `Idempotency-Key` header to a request.
+pub trait WithIdempotencyKey {
+    fn idempotency_key(self, key: &str) -> Self;
+}
+
+impl WithIdempotencyKey for reqwest::RequestBuilder {
+    fn idempotency_key(self, key: &str) -> Self {
+        self.header("Idempotency-Key", key)
+    }
+}
+
+/// Whether the response says it is a replay.
+pub fn is_replay(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get("x-idempotent-replay")
+        .is_some_and(|v| v == "true")
+}
+
+/// Starts a service with the idempotency fixtures mounted, counting into `executions`.
+pub async fn spawn_with_idempotency_fixtures(
+    builder: TestAppBuilder,
+    executions: &fixtures::Executions,
+) -> TestApp {
+    builder
+        .spawn_with(fixtures::IdempotencyFixtureApi::new(executions.clone()))
+        .await
 }

@@ -10,10 +10,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use idempotency::{Idempotency, IdempotencySettings};
 use infra::Database;
 use infra::http::{BodyLimit, observe, panic_as_problem};
 use infra::module::ModuleContext;
-use infra::settings::Settings;
+use infra::settings::{Settings, SettingsError};
 use kernel::TokenVerifier;
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{CatchPanic, Cors};
@@ -30,6 +31,7 @@ pub struct Application {
     local_addr: SocketAddr,
     endpoint: poem::endpoint::BoxEndpoint<'static>,
     document: OpenApiDocument,
+    idempotency: Arc<Idempotency>,
     settings: Settings,
 }
 
@@ -69,6 +71,19 @@ impl Application {
             )
             .context("auth.jwt_secret: not a usable signing key")?,
         );
+        let idempotency_settings: IdempotencySettings = settings.section("idempotency")?;
+        idempotency_settings
+            .validate()
+            .map_err(|(key, reason)| SettingsError::invalid(key, reason))?;
+        let idempotency = Arc::new(match &redis {
+            Some(connection) => Idempotency::with_redis(
+                connection.clone(),
+                &settings.redis.key_prefix,
+                idempotency_settings,
+                Arc::clone(&tokens),
+            ),
+            None => Idempotency::in_process(idempotency_settings, Arc::clone(&tokens)),
+        });
         let context = ModuleContext {
             settings: settings.clone(),
             database: database.clone(),
@@ -120,6 +135,7 @@ impl Application {
             .with(CatchPanic::new().with_handler(panic_as_problem))
             .with_if(cors.is_some(), cors.unwrap_or_default())
             .data(tokens)
+            .data(Arc::clone(&idempotency))
             .data(document.clone())
             .data(docs::swagger_config())
             .around(observe)
@@ -141,6 +157,7 @@ impl Application {
             local_addr,
             endpoint,
             document,
+            idempotency,
             settings,
         })
     }
@@ -153,6 +170,11 @@ impl Application {
     /// The finished OpenAPI document, as served at `/openapi.json`.
     pub fn openapi_json(&self) -> &str {
         &self.document.0
+    }
+
+    /// The idempotency layer's state (its counters and store), for tests and benchmarks.
+    pub fn idempotency(&self) -> Arc<Idempotency> {
+        Arc::clone(&self.idempotency)
     }
 
     /// Serves until `shutdown` completes, then drains in-flight requests.

@@ -5,6 +5,7 @@ mod compose;
 mod docs;
 mod errors;
 mod health;
+mod idempotency;
 mod serving;
 mod settings;
 mod things;

@@ -1,5 +1,6 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
+use idempotency::idempotent;
 use kernel::problem::Problem;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest};
 use poem::http::StatusCode;
@@ -127,7 +128,12 @@ impl ThingsApi {
     ///
     /// Send an `Idempotency-Key` to make retries safe: a retry with the same key and body
     /// returns the first response instead of creating a second thing.
-    #[oai(path = "/", method = "post", operation_id = "createThing")]
+    #[oai(
+        path = "/",
+        method = "post",
+        operation_id = "createThing",
+        transform = "idempotent"
+    )]
     async fn create(
         &self,
         auth: BearerAuth,
@@ -152,7 +158,12 @@ impl ThingsApi {
     /// Replace a thing
     ///
     /// Sets every field of the thing. Repeating the same request leaves the same state.
-    #[oai(path = "/:id", method = "put", operation_id = "updateThing")]
+    #[oai(
+        path = "/:id",
+        method = "put",
+        operation_id = "updateThing",
+        transform = "idempotent"
+    )]
     async fn update(
         &self,
         auth: BearerAuth,
@@ -180,7 +191,12 @@ impl ThingsApi {
     /// Delete a thing
     ///
     /// Answers 204 whether or not the thing existed, so a retried delete succeeds.
-    #[oai(path = "/:id", method = "delete", operation_id = "deleteThing")]
+    #[oai(
+        path = "/:id",
+        method = "delete",
+        operation_id = "deleteThing",
+        transform = "idempotent"
+    )]
     async fn delete(&self, auth: BearerAuth, id: Path<String>) -> AppResult<DeleteThingResponse> {
         self.repository.delete(&auth.0.subject, &id.0).await?;
         Ok(DeleteThingResponse::Deleted)

@@ -1,0 +1,456 @@
+//! The guard around one operation: the poem endpoint that a poem-openapi `transform` installs.
+//!
+//! For a request that carries an `Idempotency-Key` it:
+//!
+//! 1. validates the key (400 when malformed) and scopes it to the caller it identifies itself
+//!    (a bearer token it verifies, else the client address), the method and the route template;
+//! 2. buffers the body and fingerprints it with the query string and the concrete path;
+//! 3. claims the key in the store in one atomic step, which either wins the right to execute,
+//!    or finds the completed response (replayed, 1 round trip), a different payload (422), or
+//!    the original still running (wait up to `lock_wait`, then replay or 409);
+//! 4. runs the handler while renewing its lease every third of `lock_ttl`, so a slow handler
+//!    keeps its exclusion;
+//! 5. stores a 2xx JSON or body-less response for `retention` (fenced by the lease token, so
+//!    a claimant that lost its lease cannot overwrite its successor), or releases the key after
+//!    anything else so that the client's retry executes.
+//!
+//! A request without a key (or with a blank one) is passed straight to the handler: no
+//! buffering, no store access. Store faults fail open: the request executes unguarded and
+//! `idempotency.degraded` counts it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use kernel::{Problem, TokenVerifier};
+use poem::http::{HeaderMap, HeaderValue, StatusCode, header};
+use poem::{Body, Endpoint, IntoResponse, PathPattern, Request, Response};
+use tokio::time::Instant;
+
+use crate::key::{ClientKey, Fingerprint, ScopeKey};
+use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
+use crate::settings::IdempotencySettings;
+use crate::store::{Claim, LeaseToken, MemoryStore, RedisStore, Store, StoredResponse};
+
+/// The request header that carries the client's key.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+/// The response header that marks a replayed response.
+pub const IDEMPOTENT_REPLAY: &str = "x-idempotent-replay";
+
+/// The layer's shared state: the store, the settings, the token verifier and the counters.
+///
+/// The host builds one and puts it in the request data (`Arc<Idempotency>`), where every guard
+/// finds it; the guards themselves are stateless.
+pub struct Idempotency {
+    store: Store,
+    settings: IdempotencySettings,
+    tokens: Arc<TokenVerifier>,
+    metrics: Metrics,
+}
+
+impl Idempotency {
+    /// A layer over an explicit store.
+    pub fn new(store: Store, settings: IdempotencySettings, tokens: Arc<TokenVerifier>) -> Self {
+        Self {
+            store,
+            settings,
+            tokens,
+            metrics: Metrics::default(),
+        }
+    }
+
+    /// A layer whose records live in this process: exclusion and replay hold per instance only.
+    pub fn in_process(settings: IdempotencySettings, tokens: Arc<TokenVerifier>) -> Self {
+        tracing::warn!(
+            "idempotency records are kept in process: duplicates reaching different instances \
+             are neither excluded nor replayed until redis.url is configured"
+        );
+        let store = MemoryStore::new(settings.memory_max_entries, settings.memory_max_bytes);
+        Self::new(Store::Memory(Arc::new(store)), settings, tokens)
+    }
+
+    /// A layer whose records live in Redis, shared by every instance.
+    pub fn with_redis(
+        connection: redis::aio::ConnectionManager,
+        key_prefix: &str,
+        settings: IdempotencySettings,
+        tokens: Arc<TokenVerifier>,
+    ) -> Self {
+        let store = RedisStore::new(connection, key_prefix);
+        Self::new(Store::Redis(store), settings, tokens)
+    }
+
+    pub fn settings(&self) -> &IdempotencySettings {
+        &self.settings
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The counters so far.
+    pub fn metrics(&self) -> MetricsSnapshot {
+        self.metrics.snapshot()
+    }
+
+    /// Who is asking, as far as the layer can prove it: the `sub` of a bearer token it verified
+    /// itself (a replay never runs the handler's auth extractor, so it cannot rely on one),
+    /// else the client address. The prefixes keep a user id from ever equalling an address.
+    fn subject(&self, req: &Request) -> String {
+        let verified = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| {
+                value
+                    .strip_prefix("Bearer ")
+                    .or_else(|| value.strip_prefix("bearer "))
+            })
+            .and_then(|token| self.tokens.verify(token.trim()).ok());
+        match (verified, req.remote_addr().as_socket_addr()) {
+            (Some(principal), _) => format!("user:{}", principal.subject),
+            (None, Some(address)) => format!("anon:{}", address.ip()),
+            (None, None) => "anon:unknown".to_owned(),
+        }
+    }
+}
+
+/// How one operation uses the layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GuardOptions {
+    /// Refuse requests without a key (400), as the IETF draft allows an operation to.
+    pub key_required: bool,
+}
+
+/// Wraps an operation: `#[oai(..., transform = "idempotent")]`. A key is optional.
+pub fn idempotent<E: Endpoint + 'static>(endpoint: E) -> Guard<E> {
+    guard(endpoint, GuardOptions::default())
+}
+
+/// Wraps an operation that refuses requests without a key.
+pub fn idempotent_key_required<E: Endpoint + 'static>(endpoint: E) -> Guard<E> {
+    guard(endpoint, GuardOptions { key_required: true })
+}
+
+/// Wraps an operation with explicit options.
+pub fn guard<E: Endpoint + 'static>(endpoint: E, options: GuardOptions) -> Guard<E> {
+    Guard {
+        inner: endpoint,
+        options,
+    }
+}
+
+/// The guard endpoint; see the module documentation.
+pub struct Guard<E> {
+    inner: E,
+    options: GuardOptions,
+}
+
+/// What happened to a keyed request; recorded on the request span as `idempotency`.
+#[derive(Debug, Clone, Copy)]
+enum Outcome {
+    Executed,
+    Replayed,
+    Conflict,
+    KeyReuse,
+    Degraded,
+}
+
+impl Outcome {
+    fn record(self) {
+        let name = match self {
+            Self::Executed => "executed",
+            Self::Replayed => "replayed",
+            Self::Conflict => "conflict",
+            Self::KeyReuse => "key_reuse",
+            Self::Degraded => "degraded",
+        };
+        tracing::Span::current().record("idempotency", name);
+    }
+}
+
+impl<E: Endpoint> Endpoint for Guard<E> {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        let Some(layer) = req.data::<Arc<Idempotency>>().cloned() else {
+            // A wiring mistake, not a client error: say so loudly, keep serving.
+            tracing::error!("an idempotent operation ran without the idempotency layer installed");
+            return self.inner.call(req).await.map(IntoResponse::into_response);
+        };
+        let key = match read_key(req.headers()) {
+            Ok(Some(key)) => key,
+            Ok(None) if self.options.key_required => return Ok(missing_key()),
+            // No key: exactly as if the layer were not there.
+            Ok(None) => return self.inner.call(req).await.map(IntoResponse::into_response),
+            Err(detail) => return Ok(invalid_key(detail)),
+        };
+
+        let route = req
+            .data::<PathPattern>()
+            .map(|pattern| pattern.0.to_string())
+            .unwrap_or_else(|| req.original_uri().path().to_owned());
+        let scope = ScopeKey::derive(&layer.subject(&req), req.method().as_str(), &route, &key);
+        let body = req.take_body().into_bytes().await?;
+        // The concrete path joins the query in the fingerprint: the scope uses the route
+        // template, so `PUT /things/1` and `PUT /things/2` under one key must differ here.
+        // (`original_uri`: a nested route sees only the rest of the path in `uri`.)
+        let uri = req.original_uri();
+        let target = format!("{}?{}", uri.path(), uri.query().unwrap_or_default());
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        let fingerprint = Fingerprint::of(&body, content_type, &target);
+        req.set_body(body);
+
+        let settings = &layer.settings;
+        let deadline = Instant::now() + settings.lock_wait;
+        let mut pause = Duration::from_millis(5);
+        loop {
+            match layer
+                .store
+                .claim(&scope, &fingerprint, settings.lock_ttl)
+                .await
+            {
+                Ok(Claim::Acquired(token)) => {
+                    return self.execute(&layer, &scope, token, req).await;
+                }
+                Ok(Claim::Completed(stored)) => {
+                    layer.metrics.replayed();
+                    Outcome::Replayed.record();
+                    return Ok(replay(stored));
+                }
+                Ok(Claim::Mismatch) => {
+                    layer.metrics.key_reuse();
+                    Outcome::KeyReuse.record();
+                    return Ok(key_reuse());
+                }
+                Ok(Claim::InFlight) if Instant::now() + pause <= deadline => {
+                    // The original is running: wait for its response rather than fail the duplicate.
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                Ok(Claim::InFlight) => {
+                    layer.metrics.conflict();
+                    Outcome::Conflict.record();
+                    return Ok(in_progress());
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "idempotency store could not claim: executing unguarded");
+                    layer.metrics.degraded(FaultStep::Claim);
+                    Outcome::Degraded.record();
+                    return self.inner.call(req).await.map(IntoResponse::into_response);
+                }
+            }
+        }
+    }
+}
+
+impl<E: Endpoint> Guard<E> {
+    /// Runs the handler under our claim, renewing the lease, then stores or releases.
+    async fn execute(
+        &self,
+        layer: &Idempotency,
+        scope: &ScopeKey,
+        token: LeaseToken,
+        req: Request,
+    ) -> poem::Result<Response> {
+        let settings = &layer.settings;
+        let handler = self.inner.call(req);
+        tokio::pin!(handler);
+        let renew_every = settings.lock_ttl / 3;
+        let mut next_renewal = Instant::now() + renew_every;
+        let mut lease_held = true;
+        let result = loop {
+            tokio::select! {
+                result = &mut handler => break result,
+                () = tokio::time::sleep_until(next_renewal), if lease_held => {
+                    next_renewal += renew_every;
+                    match layer.store.renew(scope, &token, settings.lock_ttl).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            tracing::warn!("idempotency lease lost while the handler ran");
+                            layer.metrics.lease_lost();
+                            lease_held = false;
+                        }
+                        Err(err) => {
+                            tracing::warn!(error = %err, "idempotency lease could not be renewed");
+                            layer.metrics.degraded(FaultStep::Renew);
+                        }
+                    }
+                }
+            }
+        };
+        layer.metrics.executed();
+        Outcome::Executed.record();
+
+        let response = match result {
+            Ok(output) => output.into_response(),
+            Err(err) => {
+                release(layer, scope, &token).await;
+                return Err(err);
+            }
+        };
+        match storable(response, settings.max_response_bytes).await? {
+            Storable::Yes(stored, response) => {
+                match layer
+                    .store
+                    .complete(scope, &token, &stored, settings.retention)
+                    .await
+                {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        // Our lease expired and someone else may own the key now: their record wins.
+                        tracing::warn!("idempotency lease lost: the response was not stored");
+                        layer.metrics.lease_lost();
+                    }
+                    Err(err) => {
+                        tracing::warn!(error = %err, "idempotency store could not keep the response");
+                        layer.metrics.degraded(FaultStep::Complete);
+                    }
+                }
+                Ok(response)
+            }
+            Storable::No(response) => {
+                release(layer, scope, &token).await;
+                Ok(response)
+            }
+        }
+    }
+}
+
+async fn release(layer: &Idempotency, scope: &ScopeKey, token: &LeaseToken) {
+    if let Err(err) = layer.store.release(scope, token).await {
+        // The claim will expire with its lease; until then retries wait or get 409.
+        tracing::warn!(error = %err, "idempotency store could not release a key");
+        layer.metrics.degraded(FaultStep::Release);
+    }
+}
+
+enum Storable {
+    Yes(StoredResponse, Response),
+    No(Response),
+}
+
+/// Decides whether `response` is replayable: a 2xx that is body-less or a buffered JSON body
+/// within `max_bytes`. Streaming and file bodies (no exact size), redirects and failures are not.
+async fn storable(response: Response, max_bytes: usize) -> poem::Result<Storable> {
+    if !response.status().is_success() {
+        return Ok(Storable::No(response));
+    }
+    let content_type = header_string(response.headers(), header::CONTENT_TYPE);
+    let (parts, body) = response.into_parts();
+    let boxed: http_body_util::combinators::BoxBody<Bytes, std::io::Error> = body.into();
+    let exact_size = http_body::Body::size_hint(&boxed).exact();
+    let body = Body::from(boxed);
+    let replayable = match (exact_size, content_type.as_deref()) {
+        (Some(0), None) => true,
+        (Some(size), Some(content_type)) => size as usize <= max_bytes && is_json(content_type),
+        _ => false,
+    };
+    if !replayable {
+        return Ok(Storable::No(Response::from_parts(parts, body)));
+    }
+    let bytes = body.into_bytes().await?;
+    let stored = StoredResponse {
+        status: parts.status.as_u16(),
+        content_type,
+        location: header_string(&parts.headers, header::LOCATION),
+        etag: header_string(&parts.headers, header::ETAG),
+        body: bytes.clone(),
+    };
+    Ok(Storable::Yes(
+        stored,
+        Response::from_parts(parts, Body::from(bytes)),
+    ))
+}
+
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+fn header_string(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// The key from the header: `Ok(None)` when absent or blank.
+fn read_key(headers: &HeaderMap) -> Result<Option<ClientKey>, String> {
+    let mut values = headers.get_all(IDEMPOTENCY_KEY).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err("Send one Idempotency-Key header, not several.".to_owned());
+    }
+    let text = value.to_str().map_err(|_| {
+        "The Idempotency-Key header may contain only visible ASCII characters.".to_owned()
+    })?;
+    ClientKey::parse(text).map_err(|err| err.to_string())
+}
+
+/// Rebuilds a stored response, marked as a replay.
+fn replay(stored: StoredResponse) -> Response {
+    let mut response = Response::builder()
+        .status(StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK))
+        .header(IDEMPOTENT_REPLAY, "true");
+    for (name, value) in [
+        (header::CONTENT_TYPE, stored.content_type),
+        (header::LOCATION, stored.location),
+        (header::ETAG, stored.etag),
+    ] {
+        if let Some(value) = value.and_then(|v| HeaderValue::from_str(&v).ok()) {
+            response = response.header(name, value);
+        }
+    }
+    response.body(stored.body)
+}
+
+/// Problem types this layer answers with.
+pub mod problem_types {
+    pub const KEY_INVALID: &str = "/problems/idempotency-key-invalid";
+    pub const KEY_MISSING: &str = "/problems/idempotency-key-missing";
+    pub const KEY_REUSE: &str = "/problems/idempotency-key-reuse";
+    pub const IN_PROGRESS: &str = "/problems/idempotency-request-in-progress";
+}
+
+fn invalid_key(detail: String) -> Response {
+    Problem::new(
+        StatusCode::BAD_REQUEST,
+        problem_types::KEY_INVALID,
+        "Invalid Idempotency-Key",
+    )
+    .with_detail(detail)
+    .into_response()
+}
+
+fn missing_key() -> Response {
+    Problem::new(StatusCode::BAD_REQUEST, problem_types::KEY_MISSING, "Idempotency-Key required")
+        .with_detail("This operation requires an Idempotency-Key header: send a unique value per operation and reuse it on retries.")
+        .into_response()
+}
+
+fn key_reuse() -> Response {
+    Problem::new(StatusCode::UNPROCESSABLE_ENTITY, problem_types::KEY_REUSE, "Idempotency-Key reuse")
+        .with_detail("This Idempotency-Key was already used with a different request. Use a new key for a new request.")
+        .into_response()
+}
+
+fn in_progress() -> Response {
+    let mut response = Problem::new(StatusCode::CONFLICT, problem_types::IN_PROGRESS, "Request in progress")
+        .with_detail("A request with this Idempotency-Key is still being processed. Retry later with the same key to get its response.")
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}

@@ -1,0 +1,135 @@
+//! The layer's counters.
+//!
+//! Each outcome is counted twice: in an OpenTelemetry counter (exported with the service's
+//! other metrics when OTLP is configured) and in a plain atomic that the process can read,
+//! which is what tests and the benchmark assert on.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use opentelemetry::KeyValue;
+use opentelemetry::metrics::Counter;
+
+/// Where a store fault happened; the `step` attribute of `idempotency.degraded`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultStep {
+    Claim,
+    Renew,
+    Complete,
+    Release,
+}
+
+impl FaultStep {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Claim => "claim",
+            Self::Renew => "renew",
+            Self::Complete => "complete",
+            Self::Release => "release",
+        }
+    }
+}
+
+/// A point-in-time copy of the counters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MetricsSnapshot {
+    /// Requests with a key whose handler ran under the guard.
+    pub executed: u64,
+    /// Requests answered from a stored response.
+    pub replayed: u64,
+    /// Duplicates answered 409 because the original was still running.
+    pub conflict: u64,
+    /// Keys reused with a different payload, answered 422.
+    pub key_reuse: u64,
+    /// Store faults the layer failed open on.
+    pub degraded: u64,
+    /// Guards that lost their lease while the handler ran.
+    pub lease_lost: u64,
+}
+
+pub struct Metrics {
+    executed: (AtomicU64, Counter<u64>),
+    replayed: (AtomicU64, Counter<u64>),
+    conflict: (AtomicU64, Counter<u64>),
+    key_reuse: (AtomicU64, Counter<u64>),
+    degraded: (AtomicU64, Counter<u64>),
+    lease_lost: (AtomicU64, Counter<u64>),
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let meter = opentelemetry::global::meter("idempotency");
+        let counter = |name: &'static str, description: &'static str| {
+            (
+                AtomicU64::new(0),
+                meter
+                    .u64_counter(name)
+                    .with_description(description)
+                    .build(),
+            )
+        };
+        Self {
+            executed: counter(
+                "idempotency.executed",
+                "Keyed requests executed under the guard",
+            ),
+            replayed: counter(
+                "idempotency.replayed",
+                "Keyed requests answered from a stored response",
+            ),
+            conflict: counter(
+                "idempotency.conflict",
+                "Duplicates answered 409 while the original ran",
+            ),
+            key_reuse: counter(
+                "idempotency.key_reuse",
+                "Keys reused with a different payload (422)",
+            ),
+            degraded: counter(
+                "idempotency.degraded",
+                "Store faults the layer failed open on",
+            ),
+            lease_lost: counter(
+                "idempotency.lease_lost",
+                "Guards that lost their lease mid-request",
+            ),
+        }
+    }
+}
+
+fn bump(pair: &(AtomicU64, Counter<u64>), attributes: &[KeyValue]) {
+    pair.0.fetch_add(1, Ordering::Relaxed);
+    pair.1.add(1, attributes);
+}
+
+impl Metrics {
+    pub fn executed(&self) {
+        bump(&self.executed, &[]);
+    }
+    pub fn replayed(&self) {
+        bump(&self.replayed, &[]);
+    }
+    pub fn conflict(&self) {
+        bump(&self.conflict, &[]);
+    }
+    pub fn key_reuse(&self) {
+        bump(&self.key_reuse, &[]);
+    }
+    pub fn degraded(&self, step: FaultStep) {
+        bump(&self.degraded, &[KeyValue::new("step", step.as_str())]);
+    }
+    pub fn lease_lost(&self) {
+        bump(&self.lease_lost, &[]);
+    }
+
+    pub fn snapshot(&self) -> MetricsSnapshot {
+        let read = |pair: &(AtomicU64, Counter<u64>)| pair.0.load(Ordering::Relaxed);
+        MetricsSnapshot {
+            executed: read(&self.executed),
+            replayed: read(&self.replayed),
+            conflict: read(&self.conflict),
+            key_reuse: read(&self.key_reuse),
+            degraded: read(&self.degraded),
+            lease_lost: read(&self.lease_lost),
+        }
+    }
+}

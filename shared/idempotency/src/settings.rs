@@ -1,0 +1,94 @@
+//! `[idempotency]` settings.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// How the layer stores, waits and expires. Defaults match `config/default.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IdempotencySettings {
+    /// How long a completed response is replayed.
+    #[serde(with = "humantime_serde")]
+    pub retention: Duration,
+    /// The lease on an in-progress request. Renewed every third of it while the handler runs,
+    /// so it bounds only how long a crashed instance's claim blocks its key.
+    #[serde(with = "humantime_serde")]
+    pub lock_ttl: Duration,
+    /// How long a duplicate waits for the original to finish before answering 409.
+    #[serde(with = "humantime_serde")]
+    pub lock_wait: Duration,
+    /// Responses with larger bodies are not stored; the key is released instead.
+    pub max_response_bytes: usize,
+    /// Bounds of the in-process store (used when Redis is not configured).
+    pub memory_max_entries: usize,
+    pub memory_max_bytes: usize,
+}
+
+impl Default for IdempotencySettings {
+    fn default() -> Self {
+        Self {
+            retention: Duration::from_secs(24 * 60 * 60),
+            lock_ttl: Duration::from_secs(30),
+            lock_wait: Duration::from_secs(5),
+            max_response_bytes: 1024 * 1024,
+            memory_max_entries: 100_000,
+            memory_max_bytes: 64 * 1024 * 1024,
+        }
+    }
+}
+
+impl IdempotencySettings {
+    /// Checks the values; the error names the offending key.
+    pub fn validate(&self) -> Result<(), (&'static str, &'static str)> {
+        if self.lock_ttl < Duration::from_millis(100) {
+            return Err(("idempotency.lock_ttl", "must be at least 100ms"));
+        }
+        if self.retention < self.lock_ttl {
+            return Err((
+                "idempotency.retention",
+                "must be at least idempotency.lock_ttl",
+            ));
+        }
+        if self.lock_wait.is_zero() {
+            return Err(("idempotency.lock_wait", "must be greater than 0"));
+        }
+        if self.memory_max_entries == 0 || self.memory_max_bytes == 0 {
+            return Err((
+                "idempotency.memory_max_entries",
+                "the in-process store needs room",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The retention as an ISO 8601 duration, as the OpenAPI extension states it (`PT24H`).
+    pub fn retention_iso8601(&self) -> String {
+        let total = self.retention.as_secs();
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60);
+        let mut text = String::from("PT");
+        if hours > 0 {
+            text.push_str(&format!("{hours}H"));
+        }
+        if minutes > 0 {
+            text.push_str(&format!("{minutes}M"));
+        }
+        if seconds > 0 || total == 0 {
+            text.push_str(&format!("{seconds}S"));
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retention_is_stated_as_an_iso_8601_duration() {
+        let mut settings = IdempotencySettings::default();
+        assert_eq!(settings.retention_iso8601(), "PT24H");
+        settings.retention = Duration::from_secs(90 * 60 + 5);
+        assert_eq!(settings.retention_iso8601(), "PT1H30M5S");
+    }
+}

@@ -1,0 +1,664 @@
+//! The idempotency record store: one record per [`ScopeKey`], moved through its life by four
+//! operations.
+//!
+//! ```text
+//!            claim (absent)                 complete (our token)
+//!   absent ──────────────────▶ in progress ─────────────────────▶ completed ──▶ absent
+//!     ▲                          │      │ renew (our token)           (after retention)
+//!     └──── release (our token) ─┘      └─ lease expires ──▶ absent
+//! ```
+//!
+//! - [`Store::claim`] either creates the in-progress record or reports what is already there
+//!   (in flight, completed and replayable, or a different payload under the same key). Deciding
+//!   that and creating the record is one atomic step, so two concurrent first attempts can never
+//!   both execute.
+//! - An in-progress record only lives for its *lease*. A worker that crashes mid-request must not
+//!   block the key forever, so the record expires and a retry can claim it again.
+//! - Because a lease can expire under a slow-but-alive worker, every later operation carries the
+//!   [`LeaseToken`] handed out by `claim` and only acts if the record is still that claim's: a
+//!   fencing token. Without it, the stale worker's `complete` would overwrite (or its `release`
+//!   delete) the record of the claimant that took over, and two different responses could be
+//!   replayed for one key.
+//! - [`Store::renew`] lets a long request keep its lease without choosing a huge lease up front.
+//!
+//! Two backends implement exactly these semantics, and one test suite (at the bottom of this
+//! file) runs against both: [`MemoryStore`] for a single instance and tests, [`RedisStore`] for
+//! a fleet. [`Store`] is an enum rather than a trait object because the set is closed and an enum
+//! keeps the hot path free of boxing and `async fn`-in-trait object-safety workarounds.
+
+mod memory;
+mod redis;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use bytes::Bytes;
+
+use crate::key::{Fingerprint, ScopeKey};
+
+pub use self::memory::MemoryStore;
+pub use self::redis::RedisStore;
+
+/// The longest lease or retention the store honours. Longer durations are clamped: nothing
+/// should be kept for decades, and clamping keeps `now + duration` from overflowing.
+const MAX_TTL: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+
+/// The parts of a response that a replay reproduces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredResponse {
+    /// The HTTP status code.
+    pub status: u16,
+    /// The `Content-Type` header, if the response had one.
+    pub content_type: Option<String>,
+    /// The `Location` header, if the response had one (e.g. a `201 Created`).
+    pub location: Option<String>,
+    /// The `ETag` header, if the response had one.
+    pub etag: Option<String>,
+    /// The body, byte for byte.
+    pub body: Bytes,
+}
+
+/// Proof of one particular claim: 128 random bits handed out by [`Store::claim`] and required
+/// by every later operation on the record, so that a claimant whose lease expired cannot touch
+/// the record of whoever claimed it next.
+#[derive(Clone, PartialEq, Eq)]
+pub struct LeaseToken([u8; 16]);
+
+impl LeaseToken {
+    /// A fresh token. 128 bits from the thread-local CSPRNG make a collision with a concurrent
+    /// claimant's token practically impossible, and make tokens unguessable should a token ever
+    /// be derived from outside the process.
+    pub(crate) fn generate() -> LeaseToken {
+        LeaseToken(rand::random())
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for LeaseToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LeaseToken({})", hex::encode(self.0))
+    }
+}
+
+/// What [`Store::claim`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// No record existed: an in-progress record with our fingerprint and this token now exists,
+    /// expiring after the lease. The caller executes the request, then completes or releases.
+    Acquired(LeaseToken),
+    /// Another claimant holds an unexpired in-progress record with the same fingerprint.
+    InFlight,
+    /// A completed record with the same fingerprint exists: replay it.
+    Completed(StoredResponse),
+    /// A record (in progress or completed) exists with a different fingerprint: the client
+    /// reused the key for a different payload.
+    Mismatch,
+}
+
+/// Why a store operation could not be performed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The backend failed (connection refused or lost, timeout, unexpected reply).
+    #[error("idempotency store unavailable: {0}")]
+    Unavailable(String),
+    /// The memory store has no room for the record, even after evicting everything it may
+    /// evict (expired records and completed ones; never a live in-progress claim).
+    #[error("idempotency store is full")]
+    Full,
+}
+
+/// The record store, over one of the two backends.
+///
+/// Cheap to clone: clones share the backend and its [`operations`](Store::operations) counter.
+#[derive(Clone)]
+pub enum Store {
+    /// In-process, bounded; for single-instance deployments and tests.
+    Memory(Arc<MemoryStore>),
+    /// Shared by every instance of the service.
+    Redis(RedisStore),
+}
+
+impl Store {
+    /// Claims `key` for a request with `fingerprint`, or reports the record already there.
+    /// A new in-progress record expires after `lease` unless renewed.
+    pub async fn claim(
+        &self,
+        key: &ScopeKey,
+        fingerprint: &Fingerprint,
+        lease: Duration,
+    ) -> Result<Claim, StoreError> {
+        self.count();
+        let lease = lease.min(MAX_TTL);
+        match self {
+            Store::Memory(store) => store.claim(key, fingerprint, lease),
+            Store::Redis(store) => store.claim(key, fingerprint, lease).await,
+        }
+    }
+
+    /// Turns our in-progress record into a completed one kept for `retention`.
+    ///
+    /// Returns `Ok(false)`, writing nothing, when the record is no longer ours: the lease
+    /// expired and someone else claimed the key, or the record vanished.
+    pub async fn complete(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        response: &StoredResponse,
+        retention: Duration,
+    ) -> Result<bool, StoreError> {
+        self.count();
+        let retention = retention.min(MAX_TTL);
+        match self {
+            Store::Memory(store) => store.complete(key, token, response, retention),
+            Store::Redis(store) => store.complete(key, token, response, retention).await,
+        }
+    }
+
+    /// Deletes our in-progress record so that a retry executes. `Ok(false)` if it is not ours.
+    pub async fn release(&self, key: &ScopeKey, token: &LeaseToken) -> Result<bool, StoreError> {
+        self.count();
+        match self {
+            Store::Memory(store) => Ok(store.release(key, token)),
+            Store::Redis(store) => store.release(key, token).await,
+        }
+    }
+
+    /// Extends our in-progress record's expiry to now + `lease`. `Ok(false)` if it is not ours
+    /// anymore: the lease was lost, and the caller should assume another claimant may run.
+    pub async fn renew(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        self.count();
+        let lease = lease.min(MAX_TTL);
+        match self {
+            Store::Memory(store) => Ok(store.renew(key, token, lease)),
+            Store::Redis(store) => store.renew(key, token, lease).await,
+        }
+    }
+
+    /// How many store operations (claim, complete, release, renew) have been performed through
+    /// this backend instance, by this handle and its clones, including failed ones.
+    ///
+    /// Tests use it to prove that a request without an idempotency key never touched the store.
+    pub fn operations(&self) -> u64 {
+        self.counter().load(Ordering::Relaxed)
+    }
+
+    /// `"memory"` or `"redis"`, for logs and metrics labels.
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            Store::Memory(_) => "memory",
+            Store::Redis(_) => "redis",
+        }
+    }
+
+    fn counter(&self) -> &AtomicU64 {
+        match self {
+            Store::Memory(store) => store.operations_counter(),
+            Store::Redis(store) => store.operations_counter(),
+        }
+    }
+
+    fn count(&self) {
+        // Relaxed: the counter orders nothing, it is only ever read as a total.
+        self.counter().fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend_name())
+            .field("operations", &self.operations())
+            .finish()
+    }
+}
+
+/// Instantiates every test in [`suite`] for one backend: `$make` is an async expression
+/// producing a fresh [`Store`], `$test` the test attribute to use.
+#[cfg(test)]
+macro_rules! backend_suite {
+    (#[$test:meta] $make:expr) => {
+        backend_suite!(@tests #[$test] $make;
+            claim_on_empty_acquires,
+            second_claim_with_same_fingerprint_is_in_flight,
+            different_fingerprint_is_mismatch_while_in_progress,
+            different_fingerprint_is_mismatch_after_completion,
+            completed_record_replays_every_field,
+            completed_record_replays_empty_body_and_absent_headers,
+            empty_header_values_are_not_confused_with_absent_ones,
+            stale_token_cannot_complete,
+            complete_after_the_record_vanished_writes_nothing,
+            complete_twice_is_refused,
+            release_by_owner_lets_next_claim_acquire,
+            release_with_foreign_token_does_nothing,
+            release_after_completion_does_nothing,
+            renew_extends_the_lease,
+            renew_after_losing_the_lease_fails,
+            renew_of_a_foreign_or_completed_record_fails,
+            in_progress_record_expires_after_the_lease,
+            completed_record_expires_after_retention,
+            keys_are_independent,
+            concurrent_claims_acquire_exactly_once,
+            operations_counts_every_call,
+        );
+    };
+    (@tests #[$test:meta] $make:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[$test]
+            async fn $name() {
+                $crate::store::suite::$name($make).await;
+            }
+        )*
+    };
+}
+
+#[cfg(test)]
+pub(crate) use backend_suite;
+
+/// The semantic test suite both backends must pass, instantiated once per backend by
+/// `backend_suite!`. Each test gets a fresh, isolated store.
+#[cfg(test)]
+pub(crate) mod suite {
+    use std::time::Duration;
+
+    use bytes::Bytes;
+    use tokio::time::sleep;
+
+    use super::{Claim, LeaseToken, Store, StoredResponse};
+    use crate::key::{ClientKey, Fingerprint, ScopeKey};
+
+    const LEASE: Duration = Duration::from_secs(30);
+    const RETENTION: Duration = Duration::from_secs(60);
+    /// Short enough to wait out in a test; long enough that Redis (millisecond expiry) and a
+    /// busy CI machine cannot expire it between two consecutive calls.
+    const SHORT: Duration = Duration::from_millis(150);
+    /// Comfortably past `SHORT`.
+    const PAST_SHORT: Duration = Duration::from_millis(400);
+
+    fn scope(client_key: &str) -> ScopeKey {
+        let client_key = ClientKey::parse(client_key)
+            .expect("valid key")
+            .expect("non-blank key");
+        ScopeKey::derive("subject-1", "POST", "/orders", &client_key)
+    }
+
+    fn fp(body: &str) -> Fingerprint {
+        Fingerprint::of(body.as_bytes(), Some("application/json"), "")
+    }
+
+    fn response(body: &'static [u8]) -> StoredResponse {
+        StoredResponse {
+            status: 201,
+            content_type: Some("application/json".into()),
+            location: Some("/orders/42".into()),
+            etag: Some("\"v1\"".into()),
+            body: Bytes::from_static(body),
+        }
+    }
+
+    async fn acquire(store: &Store, key: &ScopeKey, fingerprint: &Fingerprint) -> LeaseToken {
+        acquire_for(store, key, fingerprint, LEASE).await
+    }
+
+    async fn acquire_for(
+        store: &Store,
+        key: &ScopeKey,
+        fingerprint: &Fingerprint,
+        lease: Duration,
+    ) -> LeaseToken {
+        match store.claim(key, fingerprint, lease).await.expect("claim") {
+            Claim::Acquired(token) => token,
+            other => panic!("expected Acquired, got {other:?}"),
+        }
+    }
+
+    async fn claim(store: &Store, key: &ScopeKey, fingerprint: &Fingerprint) -> Claim {
+        store.claim(key, fingerprint, LEASE).await.expect("claim")
+    }
+
+    pub async fn claim_on_empty_acquires(store: Store) {
+        let claim = claim(&store, &scope("k"), &fp("{}")).await;
+        assert!(matches!(claim, Claim::Acquired(_)), "{claim:?}");
+    }
+
+    pub async fn second_claim_with_same_fingerprint_is_in_flight(store: Store) {
+        let (key, fp) = (scope("k"), fp(r#"{"a":1}"#));
+        acquire(&store, &key, &fp).await;
+        assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
+        assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
+    }
+
+    pub async fn different_fingerprint_is_mismatch_while_in_progress(store: Store) {
+        let key = scope("k");
+        acquire(&store, &key, &fp(r#"{"a":1}"#)).await;
+        assert_eq!(
+            claim(&store, &key, &fp(r#"{"a":2}"#)).await,
+            Claim::Mismatch
+        );
+    }
+
+    pub async fn different_fingerprint_is_mismatch_after_completion(store: Store) {
+        let key = scope("k");
+        let token = acquire(&store, &key, &fp(r#"{"a":1}"#)).await;
+        assert!(
+            store
+                .complete(&key, &token, &response(b"{}"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert_eq!(
+            claim(&store, &key, &fp(r#"{"a":2}"#)).await,
+            Claim::Mismatch
+        );
+    }
+
+    pub async fn completed_record_replays_every_field(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        // Not UTF-8, with NULs and every byte value: the body must survive byte for byte.
+        let binary: Vec<u8> = (0..=255u8).chain([0, 0xFF, 0xC3, 0x28]).collect();
+        let stored = StoredResponse {
+            body: Bytes::from(binary),
+            ..response(b"")
+        };
+        let token = acquire(&store, &key, &fp).await;
+        assert!(
+            store
+                .complete(&key, &token, &stored, RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert_eq!(
+            claim(&store, &key, &fp).await,
+            Claim::Completed(stored.clone())
+        );
+        // Replaying does not consume the record.
+        assert_eq!(claim(&store, &key, &fp).await, Claim::Completed(stored));
+    }
+
+    pub async fn completed_record_replays_empty_body_and_absent_headers(store: Store) {
+        let (key, fp) = (scope("k"), fp(""));
+        let stored = StoredResponse {
+            status: 204,
+            content_type: None,
+            location: None,
+            etag: None,
+            body: Bytes::new(),
+        };
+        let token = acquire(&store, &key, &fp).await;
+        assert!(
+            store
+                .complete(&key, &token, &stored, RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert_eq!(claim(&store, &key, &fp).await, Claim::Completed(stored));
+    }
+
+    pub async fn empty_header_values_are_not_confused_with_absent_ones(store: Store) {
+        let (key, fp) = (scope("k"), fp(""));
+        let stored = StoredResponse {
+            status: 200,
+            content_type: Some(String::new()),
+            location: None,
+            etag: Some(String::new()),
+            body: Bytes::new(),
+        };
+        let token = acquire(&store, &key, &fp).await;
+        assert!(
+            store
+                .complete(&key, &token, &stored, RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert_eq!(claim(&store, &key, &fp).await, Claim::Completed(stored));
+    }
+
+    pub async fn stale_token_cannot_complete(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let stale = acquire_for(&store, &key, &fp, SHORT).await;
+        sleep(PAST_SHORT).await;
+        let current = acquire(&store, &key, &fp).await;
+
+        assert!(
+            !store
+                .complete(&key, &stale, &response(b"stale"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        // Nothing was written: the record is still the second claimant's, in progress.
+        assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
+        assert!(!store.release(&key, &stale).await.expect("release"));
+        assert!(!store.renew(&key, &stale, LEASE).await.expect("renew"));
+        assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
+
+        assert!(
+            store
+                .complete(&key, &current, &response(b"current"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert_eq!(
+            claim(&store, &key, &fp).await,
+            Claim::Completed(response(b"current"))
+        );
+    }
+
+    pub async fn complete_after_the_record_vanished_writes_nothing(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire_for(&store, &key, &fp, SHORT).await;
+        sleep(PAST_SHORT).await;
+        assert!(
+            !store
+                .complete(&key, &token, &response(b"late"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert!(matches!(claim(&store, &key, &fp).await, Claim::Acquired(_)));
+    }
+
+    pub async fn complete_twice_is_refused(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire(&store, &key, &fp).await;
+        let first = response(b"first");
+        assert!(
+            store
+                .complete(&key, &token, &first, RETENTION)
+                .await
+                .expect("complete")
+        );
+        // The token is spent once the record is completed: it cannot rewrite the response.
+        assert!(
+            !store
+                .complete(&key, &token, &response(b"second"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert_eq!(claim(&store, &key, &fp).await, Claim::Completed(first));
+    }
+
+    pub async fn release_by_owner_lets_next_claim_acquire(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire(&store, &key, &fp).await;
+        assert!(store.release(&key, &token).await.expect("release"));
+        let next = acquire(&store, &key, &fp).await;
+        assert_ne!(next, token);
+        // The old token is dead even though the key is claimed again.
+        assert!(!store.release(&key, &token).await.expect("release"));
+    }
+
+    pub async fn release_with_foreign_token_does_nothing(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        acquire(&store, &key, &fp).await;
+        let foreign = LeaseToken::generate();
+        assert!(!store.release(&key, &foreign).await.expect("release"));
+        assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
+        // Nor on an absent key.
+        assert!(
+            !store
+                .release(&scope("other"), &foreign)
+                .await
+                .expect("release")
+        );
+    }
+
+    pub async fn release_after_completion_does_nothing(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire(&store, &key, &fp).await;
+        assert!(
+            store
+                .complete(&key, &token, &response(b"done"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert!(!store.release(&key, &token).await.expect("release"));
+        assert_eq!(
+            claim(&store, &key, &fp).await,
+            Claim::Completed(response(b"done"))
+        );
+    }
+
+    pub async fn renew_extends_the_lease(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire_for(&store, &key, &fp, SHORT).await;
+        assert!(store.renew(&key, &token, LEASE).await.expect("renew"));
+        sleep(PAST_SHORT).await;
+        assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
+        // And the renewed claim can still be completed.
+        assert!(
+            store
+                .complete(&key, &token, &response(b"ok"), RETENTION)
+                .await
+                .expect("complete")
+        );
+    }
+
+    pub async fn renew_after_losing_the_lease_fails(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire_for(&store, &key, &fp, SHORT).await;
+        sleep(PAST_SHORT).await;
+        // Lost to expiry alone...
+        assert!(!store.renew(&key, &token, LEASE).await.expect("renew"));
+        // ...and to a new claimant, whose lease the renewal must not extend.
+        let other = acquire_for(&store, &key, &fp, SHORT).await;
+        assert!(!store.renew(&key, &token, LEASE).await.expect("renew"));
+        sleep(PAST_SHORT).await;
+        assert!(matches!(claim(&store, &key, &fp).await, Claim::Acquired(_)));
+        assert!(!store.renew(&key, &other, LEASE).await.expect("renew"));
+    }
+
+    pub async fn renew_of_a_foreign_or_completed_record_fails(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire(&store, &key, &fp).await;
+        assert!(
+            !store
+                .renew(&key, &LeaseToken::generate(), LEASE)
+                .await
+                .expect("renew")
+        );
+        assert!(
+            store
+                .complete(&key, &token, &response(b"done"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert!(!store.renew(&key, &token, LEASE).await.expect("renew"));
+    }
+
+    pub async fn in_progress_record_expires_after_the_lease(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        acquire_for(&store, &key, &fp, SHORT).await;
+        assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
+        sleep(PAST_SHORT).await;
+        assert!(matches!(claim(&store, &key, &fp).await, Claim::Acquired(_)));
+    }
+
+    pub async fn completed_record_expires_after_retention(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire(&store, &key, &fp).await;
+        assert!(
+            store
+                .complete(&key, &token, &response(b"done"), SHORT)
+                .await
+                .expect("complete")
+        );
+        assert_eq!(
+            claim(&store, &key, &fp).await,
+            Claim::Completed(response(b"done"))
+        );
+        sleep(PAST_SHORT).await;
+        // Expired: the key is free again, even for a different payload.
+        assert!(matches!(
+            claim(&store, &key, &self::fp(r#"{"other":true}"#)).await,
+            Claim::Acquired(_)
+        ));
+    }
+
+    pub async fn keys_are_independent(store: Store) {
+        let fp = fp("{}");
+        let token = acquire(&store, &scope("a"), &fp).await;
+        acquire(&store, &scope("b"), &fp).await;
+        assert!(
+            store
+                .complete(&scope("a"), &token, &response(b"a"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        // A token is bound to its key: `a`'s token cannot act on `b`.
+        assert!(!store.release(&scope("b"), &token).await.expect("release"));
+        assert_eq!(
+            claim(&store, &scope("a"), &fp).await,
+            Claim::Completed(response(b"a"))
+        );
+        assert_eq!(claim(&store, &scope("b"), &fp).await, Claim::InFlight);
+    }
+
+    pub async fn concurrent_claims_acquire_exactly_once(store: Store) {
+        let (key, fp) = (scope("k"), fp("{}"));
+        let mut tasks = tokio::task::JoinSet::new();
+        for _ in 0..32 {
+            let store = store.clone();
+            tasks.spawn(async move { store.claim(&key, &fp, LEASE).await.expect("claim") });
+        }
+        let claims = tasks.join_all().await;
+        let acquired = claims
+            .iter()
+            .filter(|claim| matches!(claim, Claim::Acquired(_)))
+            .count();
+        assert_eq!(acquired, 1, "{claims:?}");
+        assert_eq!(
+            claims
+                .iter()
+                .filter(|claim| **claim == Claim::InFlight)
+                .count(),
+            31,
+            "{claims:?}"
+        );
+    }
+
+    pub async fn operations_counts_every_call(store: Store) {
+        assert_eq!(store.operations(), 0);
+        let clone = store.clone();
+        let (key, fp) = (scope("k"), fp("{}"));
+        let token = acquire(&clone, &key, &fp).await;
+        assert!(clone.renew(&key, &token, LEASE).await.expect("renew"));
+        assert!(
+            store
+                .complete(&key, &token, &response(b"x"), RETENTION)
+                .await
+                .expect("complete")
+        );
+        assert!(!store.release(&key, &token).await.expect("release"));
+        claim(&store, &key, &fp).await;
+        // Shared by clones, and counting calls whatever their outcome.
+        assert_eq!(store.operations(), 5);
+        assert_eq!(clone.operations(), 5);
+    }
+}

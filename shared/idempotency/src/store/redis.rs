@@ -1,0 +1,436 @@
+//! The Redis record store: the [`Store`](super::Store) semantics shared by every instance of
+//! the service.
+//!
+//! A record is a hash at `{prefix}idempotency:{scope key hex}`:
+//!
+//! | field                  | in progress | completed  | meaning                                |
+//! |------------------------|-------------|------------|----------------------------------------|
+//! | `state`                | `p`         | `c`        |                                        |
+//! | `fp`                   | yes         | yes        | the request fingerprint, 32 raw bytes  |
+//! | `token`                | yes         | —          | the claimant's lease token, 16 raw bytes |
+//! | `status`               | —           | yes        | the response status, decimal           |
+//! | `ctype`, `loc`, `etag` | —           | if present | the response's headers                 |
+//! | `body`                 | —           | yes        | the response body, raw bytes           |
+//!
+//! and its TTL is the lease (in progress) or the retention (completed), so Redis does the
+//! expiring and nothing needs cleaning up.
+//!
+//! Every operation is one Lua script, i.e. exactly one round trip, for two reasons:
+//!
+//! - **Atomicity.** Each operation is a read-decide-write (does the record exist? is it still our
+//!   token?). Done as separate commands, two claimants could both see "absent" and both execute,
+//!   or a stale worker could check its token, lose the lease, and then overwrite the new
+//!   claimant's record. A script runs atomically on the server, with no `WATCH`/retry loop.
+//! - **Latency.** Idempotency sits in front of every keyed request, so its cost is paid on each
+//!   one. A first execution costs two round trips (claim, complete) and a replay costs one: the
+//!   claim script compares fingerprints server-side and sends the stored response back in the
+//!   same reply, only when it is a matching replay, so a mismatch never ships a body.
+//!
+//! Each script touches only its one declared key (`KEYS[1]`), so the store also works on Redis
+//! Cluster. Scripts are invoked through [`redis::Script`], which sends `EVALSHA` and, should the
+//! server not know the script (first use, restart, failover), loads it and retries: those
+//! extra round trips happen once per script per server, not per request. The scripts are
+//! `static` so that each one's SHA-1 is computed once per process.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use bytes::Bytes;
+use redis::aio::ConnectionManager;
+use redis::{RedisError, Script, Value};
+
+use super::{Claim, LeaseToken, StoreError, StoredResponse};
+use crate::key::{Fingerprint, ScopeKey};
+
+/// Claim replies: the first element of the script's reply array. Mirrored in [`CLAIM`].
+const ACQUIRED: i64 = 0;
+const IN_FLIGHT: i64 = 1;
+const COMPLETED: i64 = 2;
+const MISMATCH: i64 = 3;
+
+/// KEYS[1] record; ARGV[1] fingerprint, ARGV[2] new token, ARGV[3] lease in ms.
+/// Replies {0} acquired, {1} in flight, {3} mismatch, or
+/// {2, status, ctype, loc, etag, body} with nil for absent headers.
+static CLAIM: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local record = redis.call('HMGET', KEYS[1], 'state', 'fp')
+local state, fp = record[1], record[2]
+if not state then
+  redis.call('HSET', KEYS[1], 'state', 'p', 'fp', ARGV[1], 'token', ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return {0}
+end
+if fp ~= ARGV[1] then
+  return {3}
+end
+if state == 'p' then
+  return {1}
+end
+if state == 'c' then
+  local r = redis.call('HMGET', KEYS[1], 'status', 'ctype', 'loc', 'etag', 'body')
+  return {2, r[1], r[2], r[3], r[4], r[5]}
+end
+return redis.error_reply('idempotency record ' .. KEYS[1] .. ' has an unknown state')
+",
+    )
+});
+
+/// KEYS[1] record; ARGV[1] our token, ARGV[2] retention in ms, ARGV[3] status, ARGV[4] body,
+/// ARGV[5..] the present headers as field/value pairs (absent ones are not stored at all, so
+/// that an empty header value stays distinguishable from none). Replies 1 if completed, 0 if
+/// the record is not our in-progress claim (then nothing is written).
+static COMPLETE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local record = redis.call('HMGET', KEYS[1], 'state', 'token')
+if record[1] ~= 'p' or record[2] ~= ARGV[1] then
+  return 0
+end
+redis.call('HDEL', KEYS[1], 'token')
+redis.call('HSET', KEYS[1], 'state', 'c', 'status', ARGV[3], 'body', ARGV[4], unpack(ARGV, 5))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+",
+    )
+});
+
+/// KEYS[1] record; ARGV[1] our token. Replies 1 if our claim was deleted, 0 otherwise.
+static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local record = redis.call('HMGET', KEYS[1], 'state', 'token')
+if record[1] == 'p' and record[2] == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+",
+    )
+});
+
+/// KEYS[1] record; ARGV[1] our token, ARGV[2] lease in ms. Replies 1 if our claim was
+/// extended, 0 otherwise.
+static RENEW: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local record = redis.call('HMGET', KEYS[1], 'state', 'token')
+if record[1] == 'p' and record[2] == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+",
+    )
+});
+
+/// The Redis-backed record store. Cheap to clone: clones share the connection and the
+/// operations counter.
+#[derive(Clone)]
+pub struct RedisStore {
+    conn: ConnectionManager,
+    key_prefix: Arc<str>,
+    operations: Arc<AtomicU64>,
+}
+
+impl RedisStore {
+    /// A store keeping its records under `{key_prefix}idempotency:`. The prefix lets several
+    /// services (or test runs) share one Redis without seeing each other's records.
+    pub fn new(conn: ConnectionManager, key_prefix: impl Into<String>) -> RedisStore {
+        RedisStore {
+            conn,
+            key_prefix: key_prefix.into().into(),
+            operations: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    pub(super) fn operations_counter(&self) -> &AtomicU64 {
+        &self.operations
+    }
+
+    fn record_key(&self, key: &ScopeKey) -> String {
+        format!("{}idempotency:{}", self.key_prefix, key.to_hex())
+    }
+
+    pub(super) async fn claim(
+        &self,
+        key: &ScopeKey,
+        fingerprint: &Fingerprint,
+        lease: Duration,
+    ) -> Result<Claim, StoreError> {
+        // Generated up front so that acquiring costs no second round trip; unused otherwise.
+        let token = LeaseToken::generate();
+        // `ConnectionManager` is a handle onto one multiplexed connection: cloning it is how
+        // concurrent callers share that connection.
+        let mut conn = self.conn.clone();
+        let reply: Vec<Value> = CLAIM
+            .key(self.record_key(key))
+            .arg(fingerprint.as_bytes().as_slice())
+            .arg(token.as_bytes().as_slice())
+            .arg(millis(lease))
+            .invoke_async(&mut conn)
+            .await
+            .map_err(unavailable)?;
+        decode_claim(reply, token)
+    }
+
+    pub(super) async fn complete(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        response: &StoredResponse,
+        retention: Duration,
+    ) -> Result<bool, StoreError> {
+        let mut invocation = COMPLETE.key(self.record_key(key));
+        invocation
+            .arg(token.as_bytes().as_slice())
+            .arg(millis(retention))
+            .arg(response.status)
+            .arg(response.body.as_ref());
+        for (field, value) in [
+            ("ctype", &response.content_type),
+            ("loc", &response.location),
+            ("etag", &response.etag),
+        ] {
+            if let Some(value) = value {
+                invocation.arg(field).arg(value.as_str());
+            }
+        }
+        let mut conn = self.conn.clone();
+        let done: i64 = invocation
+            .invoke_async(&mut conn)
+            .await
+            .map_err(unavailable)?;
+        Ok(done == 1)
+    }
+
+    pub(super) async fn release(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.conn.clone();
+        let done: i64 = RELEASE
+            .key(self.record_key(key))
+            .arg(token.as_bytes().as_slice())
+            .invoke_async(&mut conn)
+            .await
+            .map_err(unavailable)?;
+        Ok(done == 1)
+    }
+
+    pub(super) async fn renew(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.conn.clone();
+        let done: i64 = RENEW
+            .key(self.record_key(key))
+            .arg(token.as_bytes().as_slice())
+            .arg(millis(lease))
+            .invoke_async(&mut conn)
+            .await
+            .map_err(unavailable)?;
+        Ok(done == 1)
+    }
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("key_prefix", &self.key_prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A TTL in whole milliseconds for `PEXPIRE`, at least 1: `PEXPIRE 0` would delete the record
+/// on the spot instead of letting it live for the (sub-millisecond) duration asked for.
+fn millis(duration: Duration) -> u64 {
+    // The store clamps TTLs to a year, far below u64::MAX milliseconds; saturate regardless.
+    u64::try_from(duration.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+fn unavailable(error: RedisError) -> StoreError {
+    StoreError::Unavailable(error.to_string())
+}
+
+fn unexpected(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Unavailable(format!("unexpected reply from the claim script: {what}"))
+}
+
+fn decode_claim(reply: Vec<Value>, token: LeaseToken) -> Result<Claim, StoreError> {
+    let mut fields = reply.into_iter();
+    let mut next = |name: &str| {
+        fields
+            .next()
+            .ok_or_else(|| unexpected(format_args!("missing {name}")))
+    };
+    let tag: i64 = redis::from_redis_value(next("tag")?).map_err(unexpected)?;
+    match tag {
+        ACQUIRED => Ok(Claim::Acquired(token)),
+        IN_FLIGHT => Ok(Claim::InFlight),
+        MISMATCH => Ok(Claim::Mismatch),
+        COMPLETED => {
+            let status = redis::from_redis_value(next("status")?).map_err(unexpected)?;
+            let content_type = redis::from_redis_value(next("ctype")?).map_err(unexpected)?;
+            let location = redis::from_redis_value(next("loc")?).map_err(unexpected)?;
+            let etag = redis::from_redis_value(next("etag")?).map_err(unexpected)?;
+            let body: Vec<u8> = redis::from_redis_value(next("body")?).map_err(unexpected)?;
+            Ok(Claim::Completed(StoredResponse {
+                status,
+                content_type,
+                location,
+                etag,
+                body: Bytes::from(body),
+            }))
+        }
+        other => Err(unexpected(format_args!("unknown tag {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use redis::AsyncCommands;
+    use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+
+    use super::*;
+    use crate::key::ClientKey;
+    use crate::store::{Store, backend_suite};
+
+    fn redis_url() -> String {
+        std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned())
+    }
+
+    /// Connects to the test Redis, failing the test (never skipping it) when there is none.
+    async fn connect() -> ConnectionManager {
+        let url = redis_url();
+        let client = redis::Client::open(url.as_str())
+            .unwrap_or_else(|error| panic!("REDIS_URL {url:?} is not a valid Redis URL: {error}"));
+        let config = ConnectionManagerConfig::new()
+            .set_number_of_retries(1)
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_response_timeout(Some(Duration::from_secs(5)));
+        match tokio::time::timeout(
+            Duration::from_secs(10),
+            client.get_connection_manager_with_config(config),
+        )
+        .await
+        {
+            Ok(Ok(conn)) => conn,
+            Ok(Err(error)) => panic!(
+                "the Redis store tests need a Redis server at {url} (set REDIS_URL to use \
+                 another one): {error}"
+            ),
+            Err(_) => panic!(
+                "the Redis store tests need a Redis server at {url} (set REDIS_URL to use \
+                 another one): connecting timed out"
+            ),
+        }
+    }
+
+    /// A prefix no other test (or test run) uses, so tests run in parallel on one Redis.
+    /// Every record carries a TTL, so nothing needs cleaning up afterwards.
+    fn unique_prefix() -> String {
+        format!("test:{}:", hex::encode(rand::random::<[u8; 8]>()))
+    }
+
+    async fn store() -> Store {
+        Store::Redis(RedisStore::new(connect().await, unique_prefix()))
+    }
+
+    backend_suite!(
+        #[tokio::test]
+        store().await
+    );
+
+    fn scope() -> ScopeKey {
+        let key = ClientKey::parse("k").expect("valid").expect("non-blank");
+        ScopeKey::derive("subject", "POST", "/orders", &key)
+    }
+
+    #[tokio::test]
+    async fn record_is_a_hash_with_the_documented_layout_and_a_ttl() {
+        let mut conn = connect().await;
+        let prefix = unique_prefix();
+        let store = Store::Redis(RedisStore::new(conn.clone(), prefix.clone()));
+        let key = scope();
+        let fingerprint = Fingerprint::of(b"{}", None, "");
+        let redis_key = format!("{prefix}idempotency:{}", key.to_hex());
+
+        let Ok(Claim::Acquired(token)) = store
+            .claim(&key, &fingerprint, Duration::from_secs(30))
+            .await
+        else {
+            panic!("claim did not acquire");
+        };
+        let fields: Vec<(String, Vec<u8>)> = conn.hgetall(&redis_key).await.expect("HGETALL");
+        let mut names: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["fp", "state", "token"]);
+        assert!(fields.contains(&("fp".into(), fingerprint.as_bytes().to_vec())));
+        assert!(fields.contains(&("token".into(), token.as_bytes().to_vec())));
+        let ttl: i64 = conn.pttl(&redis_key).await.expect("PTTL");
+        assert!((1..=30_000).contains(&ttl), "lease TTL {ttl}");
+
+        let response = StoredResponse {
+            status: 201,
+            content_type: Some("application/json".into()),
+            location: None,
+            etag: None,
+            body: Bytes::from_static(b"{}"),
+        };
+        assert!(
+            store
+                .complete(&key, &token, &response, Duration::from_secs(600))
+                .await
+                .expect("complete")
+        );
+        let fields: Vec<(String, Vec<u8>)> = conn.hgetall(&redis_key).await.expect("HGETALL");
+        let mut names: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
+        names.sort_unstable();
+        // The token is gone with the claim; absent headers are not stored.
+        assert_eq!(names, ["body", "ctype", "fp", "state", "status"]);
+        assert!(fields.contains(&("state".into(), b"c".to_vec())));
+        assert!(fields.contains(&("status".into(), b"201".to_vec())));
+        let ttl: i64 = conn.pttl(&redis_key).await.expect("PTTL");
+        assert!((30_000..=600_000).contains(&ttl), "retention TTL {ttl}");
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_redis_is_reported_as_unavailable() {
+        // Port 1 on loopback: nothing listens there, so connecting is refused at once.
+        let client = redis::Client::open("redis://127.0.0.1:1").expect("valid URL");
+        let config = ConnectionManagerConfig::new()
+            .set_number_of_retries(0)
+            .set_connection_timeout(Some(Duration::from_secs(1)));
+        let conn = client
+            .get_connection_manager_lazy(config)
+            .expect("a lazy connection manager does not connect yet");
+        let store = Store::Redis(RedisStore::new(conn, unique_prefix()));
+        let fingerprint = Fingerprint::of(b"{}", None, "");
+        let result = tokio::time::timeout(
+            Duration::from_secs(10),
+            store.claim(&scope(), &fingerprint, Duration::from_secs(30)),
+        )
+        .await
+        .expect("a refused connection fails fast");
+        assert!(
+            matches!(result, Err(StoreError::Unavailable(_))),
+            "{result:?}"
+        );
+        assert_eq!(store.operations(), 1);
+    }
+
+    #[test]
+    fn ttls_are_whole_milliseconds_and_never_zero() {
+        assert_eq!(millis(Duration::from_secs(2)), 2000);
+        assert_eq!(millis(Duration::from_micros(1500)), 1);
+        assert_eq!(millis(Duration::ZERO), 1);
+        assert_eq!(millis(Duration::MAX), u64::MAX);
+    }
+}

@@ -1,0 +1,123 @@
+//! Behaviour 7: two duplicates never both execute, and a slow or crashed original is handled.
+
+use std::time::Duration;
+
+use e2e::{RedisChoice, TestApp, WithIdempotencyKey, assert_problem, is_replay};
+use idempotency::key::{ClientKey, Fingerprint, ScopeKey};
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+
+use super::{COUNTED, spawn, spawn_default};
+
+#[tokio::test]
+async fn a_duplicate_that_arrives_while_the_first_runs_waits_and_gets_its_response() {
+    let (app, executions) = spawn_default().await;
+    let send = || {
+        app.request(Method::POST, &format!("{COUNTED}?sleepMs=300"))
+            .idempotency_key("k")
+            .json(&json!({}))
+            .send()
+    };
+
+    let (first, duplicate) = tokio::join!(send(), async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        send().await
+    });
+
+    let (first, duplicate) = (first.unwrap(), duplicate.unwrap());
+    assert_eq!(duplicate.status(), StatusCode::CREATED);
+    assert!(is_replay(&duplicate));
+    assert_eq!(duplicate.text().await.unwrap(), first.text().await.unwrap());
+    assert_eq!(executions.count(), 1);
+}
+
+#[tokio::test]
+async fn a_duplicate_still_waiting_at_the_end_of_lock_wait_gets_a_409_with_retry_after() {
+    let (app, executions) =
+        spawn(TestApp::builder().setting("idempotency.lock_wait", "150ms")).await;
+    let send = || {
+        app.request(Method::POST, &format!("{COUNTED}?sleepMs=800"))
+            .idempotency_key("k")
+            .json(&json!({}))
+            .send()
+    };
+
+    let (first, duplicate) = tokio::join!(send(), async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        send().await
+    });
+
+    assert_eq!(first.unwrap().status(), StatusCode::CREATED);
+    let duplicate = duplicate.unwrap();
+    assert_eq!(duplicate.headers()["retry-after"], "1");
+    assert_problem(duplicate, StatusCode::CONFLICT).await;
+    assert_eq!(executions.count(), 1);
+    assert_eq!(app.idempotency.metrics().conflict, 1);
+}
+
+#[tokio::test]
+async fn a_handler_slower_than_the_lease_keeps_its_exclusion() {
+    let (app, executions) = spawn(
+        TestApp::builder()
+            .redis(RedisChoice::Shared)
+            .setting("idempotency.lock_ttl", "300ms")
+            .setting("idempotency.lock_wait", "100ms"),
+    )
+    .await;
+    let send = || {
+        app.request(Method::POST, &format!("{COUNTED}?sleepMs=1200"))
+            .idempotency_key("k")
+            .json(&json!({}))
+            .send()
+    };
+
+    // The duplicate arrives after three leases' worth of time: only renewal keeps it out.
+    let (first, duplicate) = tokio::join!(send(), async {
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        send().await
+    });
+
+    assert_eq!(first.unwrap().status(), StatusCode::CREATED);
+    assert_problem(duplicate.unwrap(), StatusCode::CONFLICT).await;
+    assert_eq!(executions.count(), 1);
+    assert_eq!(app.idempotency.metrics().lease_lost, 0);
+}
+
+#[tokio::test]
+async fn a_crashed_claim_frees_its_key_after_the_lease_not_after_the_retention() {
+    let (app, executions) = spawn(
+        TestApp::builder()
+            .redis(RedisChoice::Shared)
+            .setting("idempotency.lock_ttl", "400ms")
+            .setting("idempotency.lock_wait", "50ms"),
+    )
+    .await;
+    // An instance claims the key and dies: nobody completes or releases its claim.
+    let body = serde_json::to_vec(&json!({})).unwrap();
+    let scope = ScopeKey::derive(
+        "anon:127.0.0.1",
+        "POST",
+        COUNTED,
+        &ClientKey::parse("k").unwrap().unwrap(),
+    );
+    let fingerprint = Fingerprint::of(&body, Some("application/json"), &format!("{COUNTED}?"));
+    app.idempotency
+        .store()
+        .claim(&scope, &fingerprint, Duration::from_millis(400))
+        .await
+        .unwrap();
+    let send = || {
+        app.request(Method::POST, COUNTED)
+            .idempotency_key("k")
+            .json(&json!({}))
+            .send()
+    };
+
+    let while_claimed = send().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after_lease = send().await.unwrap();
+
+    assert_eq!(while_claimed.status(), StatusCode::CONFLICT);
+    assert_eq!(after_lease.status(), StatusCode::CREATED);
+    assert_eq!(executions.count(), 1);
+}

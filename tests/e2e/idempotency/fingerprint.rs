@@ -1,0 +1,118 @@
+//! Behaviour 4: a key is bound to the request's payload.
+
+use std::time::Duration;
+
+use e2e::{WithIdempotencyKey, assert_problem, is_replay};
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+
+use super::{COUNTED, spawn_default};
+
+#[tokio::test]
+async fn the_same_key_with_another_body_after_completion_is_a_422_and_nothing_runs() {
+    let (app, executions) = spawn_default().await;
+    app.request(Method::POST, COUNTED)
+        .idempotency_key("k")
+        .json(&json!({ "amount": 1 }))
+        .send()
+        .await
+        .unwrap();
+
+    let response = app
+        .request(Method::POST, COUNTED)
+        .idempotency_key("k")
+        .json(&json!({ "amount": 2 }))
+        .send()
+        .await
+        .unwrap();
+
+    let problem = assert_problem(response, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(problem["title"], "Idempotency-Key reuse");
+    assert_eq!(executions.count(), 1);
+}
+
+#[tokio::test]
+async fn the_same_key_with_another_body_while_the_first_runs_is_a_422() {
+    let (app, executions) = spawn_default().await;
+    let first = app
+        .request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
+        .idempotency_key("k")
+        .json(&json!({ "amount": 1 }))
+        .send();
+    let second = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        app.request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
+            .idempotency_key("k")
+            .json(&json!({ "amount": 2 }))
+            .send()
+            .await
+    };
+
+    let (first, second) = tokio::join!(first, second);
+
+    assert_eq!(first.unwrap().status(), StatusCode::CREATED);
+    let problem = assert_problem(second.unwrap(), StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(problem["title"], "Idempotency-Key reuse");
+    assert_eq!(executions.count(), 1);
+}
+
+#[tokio::test]
+async fn the_same_key_with_another_query_string_is_a_422() {
+    let (app, _) = spawn_default().await;
+    app.request(Method::POST, &format!("{COUNTED}?sleepMs=1"))
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+
+    let response = app
+        .request(Method::POST, &format!("{COUNTED}?sleepMs=2"))
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::UNPROCESSABLE_ENTITY).await;
+}
+
+#[tokio::test]
+async fn the_same_key_on_another_resource_of_the_same_route_is_a_422_not_a_wrong_replay() {
+    let (app, executions) = spawn_default().await;
+    app.request(Method::PUT, "/api/v1/fixtures/idem/items/1")
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+
+    let response = app
+        .request(Method::PUT, "/api/v1/fixtures/idem/items/2")
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(executions.count(), 1);
+}
+
+#[tokio::test]
+async fn reformatted_json_with_the_same_content_is_the_same_request() {
+    let (app, executions) = spawn_default().await;
+    let send = |body: &'static str| {
+        app.request(Method::POST, COUNTED)
+            .idempotency_key("k")
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+
+    send(r#"{"a":1,"b":[1,2]}"#).await.unwrap();
+    let retry = send("{ \"b\": [1, 2],\n  \"a\": 1 }").await.unwrap();
+
+    assert!(is_replay(&retry));
+    assert_eq!(executions.count(), 1);
+}
