@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use idempotency::{idempotent, idempotent_key_required};
 use poem::Body;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{Binary, Json, PlainText};
@@ -16,6 +15,7 @@ use serde_json::{Value, json};
 /// Operations under `/api/v1/fixtures`.
 pub struct FixtureApi;
 
+#[idempotency::intents]
 #[OpenApi(prefix_path = "/fixtures")]
 impl FixtureApi {
     /// Panics.
@@ -117,15 +117,12 @@ impl IdempotencyFixtureApi {
     }
 }
 
+#[idempotency::intents]
 #[OpenApi(prefix_path = "/fixtures/idem")]
 impl IdempotencyFixtureApi {
     /// Sleeps `sleepMs`, counts, answers 201 with `Location` and `ETag`.
-    #[oai(
-        path = "/counted",
-        method = "post",
-        operation_id = "fixtureCounted",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/counted", method = "post", operation_id = "fixtureCounted")]
     async fn counted(
         &self,
         #[oai(name = "sleepMs")] sleep_ms: Query<Option<u64>>,
@@ -135,63 +132,48 @@ impl IdempotencyFixtureApi {
     }
 
     /// The same as `counted`, at another route.
+    #[idempotent]
     #[oai(
         path = "/counted-too",
         method = "post",
-        operation_id = "fixtureCountedToo",
-        transform = "idempotent"
+        operation_id = "fixtureCountedToo"
     )]
     async fn counted_too(&self, body: Json<Value>) -> CountedResponse {
         self.counted_response(None, body.0).await
     }
 
     /// The same as `counted`, but not wrapped by the guard.
+    #[non_idempotent("the unguarded baseline that tests and benchmarks compare against")]
     #[oai(path = "/plain", method = "post", operation_id = "fixturePlain")]
     async fn plain(&self, body: Json<Value>) -> CountedResponse {
         self.counted_response(None, body.0).await
     }
 
     /// The same as `counted`, but refusing requests without a key.
-    #[oai(
-        path = "/required",
-        method = "post",
-        operation_id = "fixtureRequired",
-        transform = "idempotent_key_required"
-    )]
+    #[idempotent(key_required)]
+    #[oai(path = "/required", method = "post", operation_id = "fixtureRequired")]
     async fn required(&self, body: Json<Value>) -> CountedResponse {
         self.counted_response(None, body.0).await
     }
 
     /// Counts, answers with the item id: one route template, many concrete paths.
-    #[oai(
-        path = "/items/:id",
-        method = "put",
-        operation_id = "fixtureItem",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/items/:id", method = "put", operation_id = "fixtureItem")]
     async fn item(&self, id: Path<String>, body: Json<Value>) -> VariousResponse {
         VariousResponse::Json(Json(self.execute(json!({ "id": id.0, "body": body.0 }))))
     }
 
     /// Counts, answers 204 with no body.
-    #[oai(
-        path = "/empty",
-        method = "post",
-        operation_id = "fixtureEmpty",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/empty", method = "post", operation_id = "fixtureEmpty")]
     async fn empty(&self) -> EmptyResponse {
         self.executions.next();
         EmptyResponse::NoContent
     }
 
     /// Fails with a 500 on its first execution, then succeeds.
-    #[oai(
-        path = "/flaky",
-        method = "post",
-        operation_id = "fixtureFlaky",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/flaky", method = "post", operation_id = "fixtureFlaky")]
     async fn flaky(&self) -> kernel::AppResult<VariousResponse> {
         let execution = self.execute(Value::Null);
         if execution.execution == 1 {
@@ -201,12 +183,8 @@ impl IdempotencyFixtureApi {
     }
 
     /// Answers `kind`: a 409 problem, text, a streamed JSON body, a redirect, or JSON.
-    #[oai(
-        path = "/various",
-        method = "post",
-        operation_id = "fixtureVarious",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/various", method = "post", operation_id = "fixtureVarious")]
     async fn various(&self, kind: Query<String>) -> VariousResponse {
         let execution = self.execute(Value::Null);
         match kind.0.as_str() {

@@ -59,7 +59,10 @@ impl TestAppBuilder {
     }
 
     /// Starts the service with an extra, test-only API mounted beside the modules.
-    pub async fn spawn_with<X: OpenApi + 'static>(self, extra: X) -> TestApp {
+    pub async fn spawn_with<X: OpenApi + idempotency::intent::DeclaredIntents + 'static>(
+        self,
+        extra: X,
+    ) -> TestApp {
         let database = match self.database {
             Some(database) => database,
             None => TestDatabase::create().await,

@@ -10,6 +10,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use idempotency::intent::DeclaredIntents;
 use idempotency::{Idempotency, IdempotencySettings};
 use infra::Database;
 use infra::http::{BodyLimit, observe, panic_as_problem};
@@ -42,7 +43,7 @@ impl Application {
     }
 
     /// Builds the service with an extra API mounted beside the modules (test fixtures use this).
-    pub async fn build_with<X: OpenApi + 'static>(
+    pub async fn build_with<X: OpenApi + DeclaredIntents + 'static>(
         settings: Settings,
         extra: X,
     ) -> anyhow::Result<Self> {
@@ -98,11 +99,16 @@ impl Application {
             .url_prefix(kernel::API_PREFIX);
         let health = OpenApiService::new(HealthApi { database, redis }, docs::TITLE, version)
             .url_prefix("/health");
-        let document = docs::finish(
+        let mut document = docs::finish(
             serde_json::from_str(&api.spec())
                 .context("the generated OpenAPI document is not JSON")?,
             serde_json::from_str(&health.spec())
                 .context("the generated OpenAPI document is not JSON")?,
+        );
+        idempotency::openapi::document_intents(
+            &mut document,
+            &<(modules::ModuleApis, X)>::declared_intents(),
+            idempotency.settings(),
         );
         let document = OpenApiDocument(Arc::new(serde_json::to_string_pretty(&document)?));
 

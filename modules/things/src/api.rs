@@ -1,6 +1,5 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
-use idempotency::idempotent;
 use kernel::problem::Problem;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest};
 use poem::http::StatusCode;
@@ -88,6 +87,7 @@ fn not_found() -> Json<Problem> {
     )
 }
 
+#[idempotency::intents]
 #[OpenApi(prefix_path = "/things", tag = "ApiTags::Things")]
 impl ThingsApi {
     /// List the caller's things
@@ -128,12 +128,8 @@ impl ThingsApi {
     ///
     /// Send an `Idempotency-Key` to make retries safe: a retry with the same key and body
     /// returns the first response instead of creating a second thing.
-    #[oai(
-        path = "/",
-        method = "post",
-        operation_id = "createThing",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/", method = "post", operation_id = "createThing")]
     async fn create(
         &self,
         auth: BearerAuth,
@@ -158,12 +154,8 @@ impl ThingsApi {
     /// Replace a thing
     ///
     /// Sets every field of the thing. Repeating the same request leaves the same state.
-    #[oai(
-        path = "/:id",
-        method = "put",
-        operation_id = "updateThing",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/:id", method = "put", operation_id = "updateThing")]
     async fn update(
         &self,
         auth: BearerAuth,
@@ -191,12 +183,8 @@ impl ThingsApi {
     /// Delete a thing
     ///
     /// Answers 204 whether or not the thing existed, so a retried delete succeeds.
-    #[oai(
-        path = "/:id",
-        method = "delete",
-        operation_id = "deleteThing",
-        transform = "idempotent"
-    )]
+    #[idempotent]
+    #[oai(path = "/:id", method = "delete", operation_id = "deleteThing")]
     async fn delete(&self, auth: BearerAuth, id: Path<String>) -> AppResult<DeleteThingResponse> {
         self.repository.delete(&auth.0.subject, &id.0).await?;
         Ok(DeleteThingResponse::Deleted)

@@ -9,15 +9,31 @@
 //! - [`guard`]: the endpoint a poem-openapi `transform` wraps an operation with, and the
 //!   shared [`Idempotency`] state the host installs;
 //! - [`metrics`]: the counters (executed, replayed, conflict, key reuse, degraded, lease lost);
-//! - [`settings`]: the `[idempotency]` section.
+//! - [`settings`]: the `[idempotency]` section;
+//! - [`intent`] and [`openapi`]: what each operation declares (with [`intents`]) and how the
+//!   declarations appear in the OpenAPI document.
 //!
-//! Opting an operation in is one attribute: `#[oai(..., transform = "idempotent")]`.
+//! Every unsafe operation declares its intent next to its `#[oai]`, under `#[intents]`:
+//!
+//! ```ignore
+//! #[idempotency::intents]
+//! #[OpenApi]
+//! impl ThingsApi {
+//!     #[idempotent]
+//!     #[oai(path = "/things", method = "post", operation_id = "createThing")]
+//!     async fn create(&self, body: Json<ThingInput>) -> CreateThingResponse { ... }
+//! }
+//! ```
 
 pub mod guard;
+pub mod intent;
 pub mod key;
 pub mod metrics;
+pub mod openapi;
 pub mod settings;
 pub mod store;
+
+pub use idempotency_macros::intents;
 
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, idempotent,
@@ -25,3 +41,10 @@ pub use guard::{
 };
 pub use metrics::MetricsSnapshot;
 pub use settings::IdempotencySettings;
+
+#[doc(hidden)]
+pub mod __private {
+    // What `#[intents]` expands to refers to poem through here, so an API crate needs no direct
+    // dependency on the exact poem the guard is built for.
+    pub use poem;
+}

@@ -1,0 +1,420 @@
+//! `#[intents]`: declaring, next to each poem-openapi operation, whether it is safe to retry.
+//!
+//! Put it above `#[OpenApi]` on an API impl. On every operation it reads one of:
+//!
+//! - `#[idempotent]` (or `#[idempotent(key_required)]`): the operation is wrapped by the
+//!   idempotency guard, by adding (or composing with) its `transform`. Declaring and guarding are
+//!   one act, so one can never drift from the other.
+//! - `#[non_idempotent("why")]`: the operation is deliberately not deduplicated; the
+//!   justification is required and must not be blank (a compile error otherwise).
+//!
+//! A POST, PUT, PATCH or DELETE operation with neither does not compile. The macro strips the
+//! markers (poem-openapi would reject them) and implements `idempotency::intent::DeclaredIntents`
+//! for the API type: the record the host turns into the `Idempotency-Key` header, the
+//! `x-idempotency` extension and the 409/422 responses in the OpenAPI document.
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
+use quote::{format_ident, quote};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Expr, ExprLit, ImplItem, ItemImpl, Lit, LitStr, Meta, Token, Type};
+
+/// See the crate documentation.
+#[proc_macro_attribute]
+pub fn intents(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// What one operation declares.
+enum Declaration {
+    Idempotent { key_required: bool },
+    NonIdempotent { justification: LitStr },
+}
+
+fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
+    if !attr.is_empty() {
+        return Err(syn::Error::new_spanned(
+            attr,
+            "#[intents] takes no arguments",
+        ));
+    }
+    let mut item: ItemImpl = syn::parse2(item)?;
+    let type_name = type_name(&item.self_ty)?;
+    let prefix = openapi_prefix_path(&item.attrs)?;
+    let mut entries = Vec::new();
+    let mut guards = Vec::new();
+    let mut errors: Vec<syn::Error> = Vec::new();
+
+    for impl_item in &mut item.items {
+        let ImplItem::Fn(function) = impl_item else {
+            continue;
+        };
+        let declaration = match take_declaration(&mut function.attrs) {
+            Ok(declaration) => declaration,
+            Err(err) => {
+                errors.push(err);
+                continue;
+            }
+        };
+        let Some(oai_index) = function.attrs.iter().position(|a| a.path().is_ident("oai")) else {
+            if declaration.is_some() {
+                errors.push(syn::Error::new_spanned(
+                    &function.sig.ident,
+                    "an intent marks an operation: this method has no #[oai(...)]",
+                ));
+            }
+            continue;
+        };
+        let mut metas = oai_metas(&function.attrs[oai_index])?;
+        let method = string_arg(&metas, "method")
+            .unwrap_or_else(|| "get".to_owned())
+            .to_ascii_uppercase();
+        let path = string_arg(&metas, "path").unwrap_or_default();
+        let name = function.sig.ident.clone();
+        let is_unsafe = matches!(method.as_str(), "POST" | "PUT" | "PATCH" | "DELETE");
+        let Some(declaration) = declaration else {
+            if is_unsafe {
+                errors.push(syn::Error::new_spanned(
+                    &name,
+                    format!(
+                        "`{name}` ({method} {prefix}{path}) changes state: declare #[idempotent] or \
+                         #[non_idempotent(\"why a retry must execute again\")]"
+                    ),
+                ));
+            }
+            continue;
+        };
+        let Some(operation_id) = string_arg(&metas, "operation_id") else {
+            errors.push(syn::Error::new_spanned(
+                &name,
+                format!("`{name}` declares an intent, so it needs an operation_id to find it in the OpenAPI document"),
+            ));
+            continue;
+        };
+        let full_path = format!("{prefix}{path}");
+        let intent = match &declaration {
+            Declaration::Idempotent { key_required } => {
+                let guard_name = format_ident!("__idempotency_guard_{}_{}", type_name, name);
+                let inner = match string_arg(&metas, "transform") {
+                    Some(existing) => {
+                        let existing = format_ident!("{}", existing);
+                        quote!(#existing(endpoint))
+                    }
+                    None => quote!(endpoint),
+                };
+                guards.push(quote! {
+                    #[doc(hidden)]
+                    #[allow(non_snake_case)]
+                    fn #guard_name<E: ::idempotency::__private::poem::Endpoint + 'static>(
+                        endpoint: E,
+                    ) -> impl ::idempotency::__private::poem::Endpoint {
+                        ::idempotency::guard(#inner, ::idempotency::GuardOptions { key_required: #key_required })
+                    }
+                });
+                set_transform(&mut metas, &guard_name.to_string());
+                quote!(::idempotency::intent::Intent::Idempotent { key_required: #key_required })
+            }
+            Declaration::NonIdempotent { justification } => {
+                quote!(::idempotency::intent::Intent::NonIdempotent { justification: #justification })
+            }
+        };
+        function.attrs[oai_index] = syn::parse_quote!(#[oai(#metas)]);
+        entries.push(quote! {
+            ::idempotency::intent::OperationIntent {
+                operation_id: #operation_id,
+                method: #method,
+                path: #full_path,
+                intent: #intent,
+            }
+        });
+    }
+
+    if let Some(mut first) = errors.pop() {
+        for err in errors {
+            first.combine(err);
+        }
+        return Err(first);
+    }
+    let self_ty = &item.self_ty;
+    let (impl_generics, _, where_clause) = item.generics.split_for_impl();
+    Ok(quote! {
+        #item
+        #(#guards)*
+        impl #impl_generics ::idempotency::intent::DeclaredIntents for #self_ty #where_clause {
+            fn declared_intents() -> ::std::vec::Vec<::idempotency::intent::OperationIntent> {
+                ::std::vec![#(#entries),*]
+            }
+        }
+    })
+}
+
+/// Removes the intent markers from `attrs` and returns the one declared, if any.
+fn take_declaration(attrs: &mut Vec<Attribute>) -> syn::Result<Option<Declaration>> {
+    let mut found: Option<(Declaration, &'static str)> = None;
+    let mut error: Option<syn::Error> = None;
+    attrs.retain(|attr| {
+        let parsed = if attr.path().is_ident("idempotent") {
+            parse_idempotent(attr).map(|d| Some((d, "idempotent")))
+        } else if attr.path().is_ident("non_idempotent") {
+            parse_non_idempotent(attr).map(|d| Some((d, "non_idempotent")))
+        } else {
+            return true;
+        };
+        match parsed {
+            Ok(Some(declaration)) if found.is_some() => {
+                let message = format!(
+                    "an operation declares one intent; #[{}] repeats it",
+                    declaration.1
+                );
+                push_error(&mut error, syn::Error::new_spanned(attr, message));
+            }
+            Ok(declaration) => found = declaration,
+            Err(err) => push_error(&mut error, err),
+        }
+        false
+    });
+    match error {
+        Some(err) => Err(err),
+        None => Ok(found.map(|(declaration, _)| declaration)),
+    }
+}
+
+fn push_error(slot: &mut Option<syn::Error>, err: syn::Error) {
+    match slot {
+        Some(existing) => existing.combine(err),
+        None => *slot = Some(err),
+    }
+}
+
+fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
+    match &attr.meta {
+        Meta::Path(_) => Ok(Declaration::Idempotent {
+            key_required: false,
+        }),
+        Meta::List(list) => {
+            let flag: syn::Ident = list.parse_args()?;
+            if flag == "key_required" {
+                Ok(Declaration::Idempotent { key_required: true })
+            } else {
+                Err(syn::Error::new_spanned(
+                    flag,
+                    "expected #[idempotent] or #[idempotent(key_required)]",
+                ))
+            }
+        }
+        Meta::NameValue(_) => Err(syn::Error::new_spanned(
+            attr,
+            "expected #[idempotent] or #[idempotent(key_required)]",
+        )),
+    }
+}
+
+fn parse_non_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
+    let justification: LitStr = attr.parse_args().map_err(|_| {
+        syn::Error::new_spanned(
+            attr,
+            "#[non_idempotent(\"...\")] needs a justification: why must a retry execute again?",
+        )
+    })?;
+    if justification.value().trim().is_empty() {
+        return Err(syn::Error::new_spanned(
+            &justification,
+            "a blank justification explains nothing: say why a retry of this operation must execute again",
+        ));
+    }
+    Ok(Declaration::NonIdempotent { justification })
+}
+
+fn oai_metas(attr: &Attribute) -> syn::Result<Punctuated<Meta, Token![,]>> {
+    attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+}
+
+fn string_arg(metas: &Punctuated<Meta, Token![,]>, name: &str) -> Option<String> {
+    metas.iter().find_map(|meta| match meta {
+        Meta::NameValue(nv) if nv.path.is_ident(name) => match &nv.value {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+fn set_transform(metas: &mut Punctuated<Meta, Token![,]>, function: &str) {
+    let value = LitStr::new(function, proc_macro2::Span::call_site());
+    let replaced = metas.iter_mut().any(|meta| match meta {
+        Meta::NameValue(nv) if nv.path.is_ident("transform") => {
+            nv.value = syn::parse_quote!(#value);
+            true
+        }
+        _ => false,
+    });
+    if !replaced {
+        metas.push(syn::parse_quote!(transform = #value));
+    }
+}
+
+/// The `prefix_path` of the `#[OpenApi(...)]` on the impl, or "".
+fn openapi_prefix_path(attrs: &[Attribute]) -> syn::Result<String> {
+    for attr in attrs {
+        if attr
+            .path()
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "OpenApi")
+        {
+            if let Meta::List(_) = attr.meta {
+                let metas =
+                    attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
+                return Ok(string_arg(&metas, "prefix_path").unwrap_or_default());
+            }
+            return Ok(String::new());
+        }
+    }
+    Err(syn::Error::new(
+        proc_macro2::Span::call_site(),
+        "#[intents] goes above #[OpenApi] on an API impl",
+    ))
+}
+
+fn type_name(ty: &Type) -> syn::Result<String> {
+    match ty {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .map(|segment| segment.ident.to_string())
+            .ok_or_else(|| syn::Error::new_spanned(ty, "expected a type name")),
+        other => Err(syn::Error::new_spanned(
+            other,
+            "#[intents] goes on an impl of a named type",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand_str(item: &str) -> Result<String, String> {
+        expand(TokenStream2::new(), item.parse().unwrap())
+            .map(|tokens| tokens.to_string())
+            .map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn an_idempotent_operation_is_guarded_and_recorded() {
+        let out = expand_str(
+            r#"#[OpenApi(prefix_path = "/things")]
+            impl Api {
+                #[idempotent]
+                #[oai(path = "/", method = "post", operation_id = "createThing")]
+                async fn create(&self) {}
+            }"#,
+        )
+        .unwrap();
+        assert!(
+            out.contains("transform = \"__idempotency_guard_Api_create\""),
+            "{out}"
+        );
+        assert!(out.contains("fn __idempotency_guard_Api_create"), "{out}");
+        assert!(out.contains("Idempotent { key_required : false }"), "{out}");
+        assert!(out.contains("\"/things/\""), "{out}");
+        assert!(
+            !out.contains("# [idempotent]"),
+            "the marker is stripped: {out}"
+        );
+    }
+
+    #[test]
+    fn an_existing_transform_is_composed_inside_the_guard() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(key_required)]
+                #[oai(path = "/", method = "put", operation_id = "put", transform = "audit")]
+                async fn put(&self) {}
+            }"#,
+        )
+        .unwrap();
+        assert!(out.contains("guard (audit (endpoint)"), "{out}");
+        assert!(out.contains("key_required : true"), "{out}");
+    }
+
+    #[test]
+    fn a_non_idempotent_operation_keeps_its_justification_and_is_not_guarded() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[non_idempotent("every call issues a fresh token pair")]
+                #[oai(path = "/login", method = "post", operation_id = "login")]
+                async fn login(&self) {}
+            }"#,
+        )
+        .unwrap();
+        assert!(
+            out.contains("every call issues a fresh token pair"),
+            "{out}"
+        );
+        assert!(!out.contains("transform"), "{out}");
+    }
+
+    #[test]
+    fn a_blank_justification_does_not_compile() {
+        let err = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[non_idempotent("   ")]
+                #[oai(path = "/", method = "post", operation_id = "x")]
+                async fn x(&self) {}
+            }"#,
+        )
+        .unwrap_err();
+        assert!(err.contains("blank justification"), "{err}");
+    }
+
+    #[test]
+    fn an_unsafe_operation_without_an_intent_does_not_compile() {
+        let err = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[oai(path = "/x", method = "delete", operation_id = "x")]
+                async fn remove(&self) {}
+            }"#,
+        )
+        .unwrap_err();
+        assert!(err.contains("`remove` (DELETE /x) changes state"), "{err}");
+    }
+
+    #[test]
+    fn a_safe_operation_needs_no_intent() {
+        assert!(
+            expand_str(
+                r#"#[OpenApi]
+            impl Api {
+                #[oai(path = "/x", method = "get")]
+                async fn read(&self) {}
+            }"#,
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn two_intents_on_one_operation_do_not_compile() {
+        let err = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent]
+                #[non_idempotent("because")]
+                #[oai(path = "/x", method = "post", operation_id = "x")]
+                async fn x(&self) {}
+            }"#,
+        )
+        .unwrap_err();
+        assert!(err.contains("one intent"), "{err}");
+    }
+}

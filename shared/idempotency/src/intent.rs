@@ -1,0 +1,66 @@
+//! What each operation declares about retries, as recorded by `#[intents]`.
+//!
+//! The host gathers every API's [`DeclaredIntents`] and [`crate::openapi`] writes them into the
+//! OpenAPI document; the gate in the testing crate then checks the document against what the
+//! running service does.
+
+/// Whether a retry of an operation may execute again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// Wrapped by the idempotency guard: a retry with the same key replays the first response.
+    Idempotent { key_required: bool },
+    /// Deliberately not deduplicated, for the stated reason.
+    NonIdempotent { justification: &'static str },
+}
+
+/// One operation's declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OperationIntent {
+    pub operation_id: &'static str,
+    /// Upper-case HTTP method.
+    pub method: &'static str,
+    /// The path as declared (API prefix included, host prefix not), e.g. `/things/:id`.
+    pub path: &'static str,
+    pub intent: Intent,
+}
+
+/// Implemented by `#[intents]` for an API type, and here for tuples of APIs, as poem-openapi
+/// combines them.
+pub trait DeclaredIntents {
+    fn declared_intents() -> Vec<OperationIntent>;
+}
+
+impl DeclaredIntents for () {
+    fn declared_intents() -> Vec<OperationIntent> {
+        Vec::new()
+    }
+}
+
+macro_rules! tuple_intents {
+    ($($name:ident),+) => {
+        impl<$($name: DeclaredIntents),+> DeclaredIntents for ($($name,)+) {
+            fn declared_intents() -> Vec<OperationIntent> {
+                let mut all = Vec::new();
+                $(all.extend($name::declared_intents());)+
+                all
+            }
+        }
+    };
+}
+
+tuple_intents!(A);
+tuple_intents!(A, B);
+tuple_intents!(A, B, C);
+tuple_intents!(A, B, C, D);
+tuple_intents!(A, B, C, D, E);
+tuple_intents!(A, B, C, D, E, F);
+tuple_intents!(A, B, C, D, E, F, G);
+tuple_intents!(A, B, C, D, E, F, G, H);
+tuple_intents!(A, B, C, D, E, F, G, H, I);
+tuple_intents!(A, B, C, D, E, F, G, H, I, J);
+tuple_intents!(A, B, C, D, E, F, G, H, I, J, K);
+tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L);
+tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M);
+tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
+tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
+tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);

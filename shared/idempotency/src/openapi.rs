@@ -1,0 +1,221 @@
+//! Writing the declared intents into the OpenAPI document.
+//!
+//! poem-openapi has no per-operation extensions, so the finished document is post-processed:
+//!
+//! - every declared operation gets `x-idempotency`: `{"intent": "idempotent", "retention":
+//!   "PT24H", "keyRequired": false}` or `{"intent": "non-idempotent", "justification": "..."}`;
+//! - idempotent operations also get the `Idempotency-Key` header parameter, the 409 and 422
+//!   problem responses, and the `X-Idempotent-Replay` header on their success responses.
+//!
+//! Operations are matched by `operationId`.
+
+use serde_json::{Map, Value, json};
+
+use crate::intent::{Intent, OperationIntent};
+use crate::settings::IdempotencySettings;
+
+/// The methods whose operations must declare an intent.
+pub const UNSAFE_METHODS: [&str; 4] = ["post", "put", "patch", "delete"];
+
+/// Adds the declarations to `document` (an OpenAPI 3 document as JSON).
+pub fn document_intents(
+    document: &mut Value,
+    intents: &[OperationIntent],
+    settings: &IdempotencySettings,
+) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in item.values_mut() {
+            let Some(operation) = operation.as_object_mut() else {
+                continue;
+            };
+            let Some(id) = operation.get("operationId").and_then(Value::as_str) else {
+                continue;
+            };
+            let Some(declared) = intents.iter().find(|intent| intent.operation_id == id) else {
+                continue;
+            };
+            match declared.intent {
+                Intent::Idempotent { key_required } => {
+                    document_idempotent(operation, key_required, settings)
+                }
+                Intent::NonIdempotent { justification } => {
+                    operation.insert(
+                        "x-idempotency".into(),
+                        json!({ "intent": "non-idempotent", "justification": justification }),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn document_idempotent(
+    operation: &mut Map<String, Value>,
+    key_required: bool,
+    settings: &IdempotencySettings,
+) {
+    let retention = settings.retention_iso8601();
+    operation.insert(
+        "x-idempotency".into(),
+        json!({ "intent": "idempotent", "retention": retention, "keyRequired": key_required }),
+    );
+    let description = format!(
+        "Makes this request safe to retry. Send a unique value per operation (at most 255 visible \
+         ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. \
+         A retry with the same key and the same request gets the first response back, marked \
+         `X-Idempotent-Replay: true`, without executing again, for {} after the first response. \
+         The same key with a different body, query or path answers 422. A retry while the first \
+         request still runs waits up to {} for its response, then answers 409 with `Retry-After`. \
+         Failed responses are not kept, so a retry after an error executes. Keys are scoped to \
+         the caller and this operation.{}",
+        humanize(settings.retention),
+        humanize(settings.lock_wait),
+        if key_required {
+            " Required: a request without a key answers 400."
+        } else {
+            ""
+        },
+    );
+    let parameters = operation
+        .entry("parameters")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Some(parameters) = parameters.as_array_mut() {
+        parameters.push(json!({
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": key_required,
+            "description": description,
+            "schema": { "type": "string", "minLength": 1, "maxLength": 255 },
+            "example": "8e03978e-40d5-43e8-bc93-6894a57f9324"
+        }));
+    }
+    let Some(responses) = operation
+        .get_mut("responses")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for (status, response) in responses.iter_mut() {
+        if status.starts_with('2') {
+            let headers = response
+                .as_object_mut()
+                .map(|r| r.entry("headers").or_insert_with(|| json!({})));
+            if let Some(headers) = headers.and_then(Value::as_object_mut) {
+                headers.insert(
+                    "X-Idempotent-Replay".into(),
+                    json!({
+                        "description": "`true` when this response is the stored answer to an earlier request with the same Idempotency-Key.",
+                        "schema": { "type": "string", "enum": ["true"] }
+                    }),
+                );
+            }
+        }
+    }
+    let problem = |description: &str| {
+        json!({
+            "description": description,
+            "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } }
+        })
+    };
+    responses.entry("409").or_insert_with(|| {
+        problem("A request with this Idempotency-Key is still running: retry later with the same key (see `Retry-After`).")
+    });
+    responses.entry("422").or_insert_with(|| {
+        problem("Idempotency-Key reuse: this key was used with a different request; use a new key.")
+    });
+}
+
+/// `24h`, `5s`, `1m 30s`: durations as the descriptions state them.
+fn humanize(duration: std::time::Duration) -> String {
+    let seconds = duration.as_secs();
+    let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let mut parts = Vec::new();
+    if hours > 0 {
+        parts.push(format!("{hours}h"));
+    }
+    if minutes > 0 {
+        parts.push(format!("{minutes}m"));
+    }
+    if rest > 0 || parts.is_empty() {
+        if seconds == 0 {
+            parts.push(format!("{}ms", duration.as_millis()));
+        } else {
+            parts.push(format!("{rest}s"));
+        }
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document() -> Value {
+        json!({ "paths": {
+            "/a": { "post": { "operationId": "create", "responses": { "201": { "description": "created" } } } },
+            "/b": { "post": { "operationId": "login", "responses": { "200": { "description": "ok" } } } },
+            "/c": { "post": { "operationId": "undeclared", "responses": {} } }
+        }})
+    }
+
+    fn intents() -> Vec<OperationIntent> {
+        vec![
+            OperationIntent {
+                operation_id: "create",
+                method: "POST",
+                path: "/a",
+                intent: Intent::Idempotent {
+                    key_required: false,
+                },
+            },
+            OperationIntent {
+                operation_id: "login",
+                method: "POST",
+                path: "/b",
+                intent: Intent::NonIdempotent {
+                    justification: "fresh tokens",
+                },
+            },
+        ]
+    }
+
+    #[test]
+    fn idempotent_operations_get_the_header_the_extension_and_the_problem_responses() {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        let create = &doc["paths"]["/a"]["post"];
+        assert_eq!(
+            create["x-idempotency"],
+            json!({ "intent": "idempotent", "retention": "PT24H", "keyRequired": false })
+        );
+        assert_eq!(create["parameters"][0]["name"], "Idempotency-Key");
+        assert_eq!(create["parameters"][0]["in"], "header");
+        assert!(create["responses"]["409"].is_object() && create["responses"]["422"].is_object());
+        assert!(create["responses"]["201"]["headers"]["X-Idempotent-Replay"].is_object());
+    }
+
+    #[test]
+    fn non_idempotent_operations_get_their_justification_and_no_header() {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        let login = &doc["paths"]["/b"]["post"];
+        assert_eq!(
+            login["x-idempotency"],
+            json!({ "intent": "non-idempotent", "justification": "fresh tokens" })
+        );
+        assert!(login.get("parameters").is_none());
+    }
+
+    #[test]
+    fn undeclared_operations_are_left_for_the_gate_to_find() {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        assert!(doc["paths"]["/c"]["post"].get("x-idempotency").is_none());
+    }
+}
