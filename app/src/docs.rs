@@ -89,3 +89,55 @@ pub fn swagger_ui(
 pub fn docs_redirect() -> impl IntoResponse {
     Redirect::permanent("/docs/")
 }
+
+/// The inventory of declared intents, as the Markdown table the README carries between
+/// `<!-- intents:begin -->` and `<!-- intents:end -->` (`app intents` prints it).
+pub fn intent_inventory(document: &Value) -> String {
+    let mut rows = Vec::new();
+    if let Some(paths) = document["paths"].as_object() {
+        for (path, item) in paths {
+            for method in ["post", "put", "patch", "delete"] {
+                let Some(operation) = item.get(method) else {
+                    continue;
+                };
+                let declaration = &operation["x-idempotency"];
+                let (intent, why) = match declaration["intent"].as_str() {
+                    Some("idempotent") => (
+                        "idempotent",
+                        format!(
+                            "replayed for {}{}",
+                            declaration["retention"].as_str().unwrap_or("?"),
+                            if declaration["keyRequired"] == true {
+                                "; key required"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ),
+                    Some("non-idempotent") => (
+                        "non-idempotent",
+                        declaration["justification"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_owned(),
+                    ),
+                    _ => ("**undeclared**", String::new()),
+                };
+                rows.push(format!(
+                    "| `{}` | `{} {path}` | {intent} | {why} |",
+                    operation["operationId"].as_str().unwrap_or("?"),
+                    method.to_ascii_uppercase()
+                ));
+            }
+        }
+    }
+    rows.sort();
+    let mut table = String::from(
+        "| operation | request | intent | retention or justification |\n|---|---|---|---|\n",
+    );
+    for row in rows {
+        table.push_str(&row);
+        table.push('\n');
+    }
+    table
+}

@@ -18,6 +18,8 @@ enum Command {
     Serve,
     /// Print the OpenAPI document the server serves at /openapi.json.
     Openapi,
+    /// Print the inventory of unsafe operations and their idempotency intents (Markdown).
+    Intents,
 }
 
 #[tokio::main]
@@ -43,20 +45,29 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Openapi => {
-            // The document needs the APIs built, not a database: use a throwaway in-memory one,
-            // and no Redis, on a free port that is never served.
-            let settings = app::config::load_with(
-                infra::Environment::Test,
-                &[
-                    ("database.url", "sqlite::memory:"),
-                    ("redis.url", ""),
-                    ("server.host", "127.0.0.1"),
-                    ("server.port", "0"),
-                ],
-            )?;
-            let application = app::Application::build(settings).await?;
-            println!("{}", application.openapi_json());
+            println!("{}", offline_document().await?);
+            Ok(())
+        }
+        Command::Intents => {
+            let document = serde_json::from_str(&offline_document().await?)?;
+            print!("{}", app::docs::intent_inventory(&document));
             Ok(())
         }
     }
+}
+
+/// The served OpenAPI document, built without a database server or Redis: the APIs need an
+/// in-memory database and a free port that is never served.
+async fn offline_document() -> anyhow::Result<String> {
+    let settings = app::config::load_with(
+        infra::Environment::Test,
+        &[
+            ("database.url", "sqlite::memory:"),
+            ("redis.url", ""),
+            ("server.host", "127.0.0.1"),
+            ("server.port", "0"),
+        ],
+    )?;
+    let application = app::Application::build(settings).await?;
+    Ok(application.openapi_json().to_owned())
 }

@@ -49,7 +49,7 @@ impl Application {
     ) -> anyhow::Result<Self> {
         let database = Database::connect(&settings.database)
             .await
-            .context("database.url: cannot open the database")?;
+            .context("database.url")?;
         let redis = match settings.redis.url() {
             Some(url) => Some(
                 infra::redis::connect(url)

@@ -73,3 +73,68 @@ async fn docs_without_a_slash_redirects_to_docs_with_one() {
     assert!(response.status().is_redirection());
     assert_eq!(response.headers()["location"], "/docs/");
 }
+
+/// The one command that rewrites `openapi/openapi.json` from the code.
+const REGENERATE: &str = "cargo run -q -p app -- openapi > openapi/openapi.json";
+
+#[tokio::test]
+async fn the_committed_openapi_document_is_what_the_code_serves() {
+    let app = TestApp::spawn().await;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi/openapi.json");
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+
+    let served: Value = app.get("/openapi.json").await.json().await.unwrap();
+
+    let committed: Value = serde_json::from_str(&committed).unwrap_or(Value::Null);
+    assert!(
+        committed == served,
+        "openapi/openapi.json is not what the code generates; regenerate it with:\n    {REGENERATE}"
+    );
+}
+
+#[tokio::test]
+async fn idempotent_operations_document_the_key_the_replay_header_and_the_409_and_422_answers() {
+    let app = TestApp::spawn().await;
+
+    let document: Value = app.get("/openapi.json").await.json().await.unwrap();
+
+    let create = &document["paths"]["/api/v1/things"]["post"];
+    assert_eq!(create["x-idempotency"]["intent"], "idempotent");
+    assert_eq!(create["x-idempotency"]["retention"], "PT24H");
+    let key = create["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Idempotency-Key")
+        .unwrap();
+    assert_eq!(key["in"], "header");
+    for status in ["409", "422"] {
+        assert!(
+            create["responses"][status]["content"]["application/problem+json"].is_object(),
+            "{status}"
+        );
+    }
+    assert!(create["responses"]["201"]["headers"]["X-Idempotent-Replay"].is_object());
+}
+
+#[tokio::test]
+async fn the_readme_lists_the_intent_inventory_generated_from_the_document() {
+    let app = TestApp::spawn().await;
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"),
+    )
+    .unwrap();
+    let section = readme
+        .split("<!-- intents:begin -->\n")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- intents:end -->").next())
+        .expect("README.md has an intents:begin / intents:end section");
+
+    let document: Value = app.get("/openapi.json").await.json().await.unwrap();
+
+    assert_eq!(
+        section,
+        app::docs::intent_inventory(&document),
+        "the README's inventory is stale; regenerate the section with:\n    cargo run -q -p app -- intents"
+    );
+}

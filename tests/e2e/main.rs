@@ -6,6 +6,7 @@ mod docs;
 mod errors;
 mod health;
 mod idempotency;
+mod intents;
 mod serving;
 mod settings;
 mod things;

@@ -72,8 +72,14 @@ impl Database {
             Dialect::Sqlite => prepare_sqlite_url(url)?,
             Dialect::Postgres => url.to_owned(),
         };
+        // Every connection to `:memory:` is a database of its own: share one connection.
+        let max_connections = if url.contains(":memory:") {
+            1
+        } else {
+            settings.max_connections
+        };
         let pool = AnyPoolOptions::new()
-            .max_connections(settings.max_connections)
+            .max_connections(max_connections)
             .acquire_timeout(std::time::Duration::from_secs(5))
             .connect(&url)
             .await
@@ -176,10 +182,12 @@ pub fn now_ms() -> i64 {
 fn prepare_sqlite_url(url: &str) -> Result<String, DatabaseError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    if path != ":memory:"
-        && let Some(dir) = Path::new(path)
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
+    if path == ":memory:" {
+        return Ok(url.to_owned());
+    }
+    if let Some(dir) = Path::new(path)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
     {
         std::fs::create_dir_all(dir).map_err(|source| DatabaseError::Directory {
             path: dir.display().to_string(),

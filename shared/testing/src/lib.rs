@@ -5,11 +5,13 @@
 //!   `redis-server` from `PATH` started on a free port; and private servers a test may stop.
 //! - [`database`]: a database per test: PostgreSQL when `TEST_DATABASE_URL` is set, else a
 //!   fresh SQLite file.
+//! - [`gate`]: the idempotency-intent gate, adopted by a suite in one line.
 //!
 //! Nothing here is skipped quietly: when a service cannot be found the test fails and says
 //! how to provide one.
 
 pub mod database;
+pub mod gate;
 pub mod redis;
 
 /// A short random identifier for per-test namespaces.

@@ -1,0 +1,221 @@
+//! The idempotency-intent gate: one call checks a running service's OpenAPI document against
+//! what the service actually does.
+//!
+//! Adopt it with one line in a test suite:
+//!
+//! ```ignore
+//! testing::gate::assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+//! ```
+//!
+//! It checks, naming every operation that fails:
+//!
+//! 1. in the document, every POST, PUT, PATCH and DELETE declares exactly one intent in
+//!    `x-idempotency`; idempotent ones list the `Idempotency-Key` header; non-idempotent ones
+//!    give a non-blank justification; no other operation lists the header;
+//! 2. in the running service, a request with a key to an operation the document calls
+//!    idempotent goes through the guard (the store records a claim), and a request to any other
+//!    operation does not. Declared intent is thereby verified intent, which ADR-017's gate is not.
+
+use serde_json::Value;
+
+const UNSAFE: [&str; 4] = ["post", "put", "patch", "delete"];
+const METHODS: [&str; 7] = ["get", "head", "options", "post", "put", "patch", "delete"];
+
+/// One operation as the document describes it.
+struct Operation {
+    method: String,
+    path: String,
+    name: String,
+    declared_idempotent: bool,
+}
+
+/// Checks the service at `base_url` (serving `/openapi.json`). `guard_marks` reads a counter
+/// that rises whenever the idempotency guard touches its store. Returns every failure.
+pub async fn check_idempotency_intents(
+    base_url: &str,
+    guard_marks: impl Fn() -> u64,
+) -> Result<(), Vec<String>> {
+    let http = reqwest::Client::new();
+    let document: Value = http
+        .get(format!("{base_url}/openapi.json"))
+        .send()
+        .await
+        .map_err(|err| vec![format!("cannot fetch {base_url}/openapi.json: {err}")])?
+        .json()
+        .await
+        .map_err(|err| vec![format!("/openapi.json is not JSON: {err}")])?;
+    let (operations, mut failures) = check_document(&document);
+    for operation in &operations {
+        let before = guard_marks();
+        let url = format!("{base_url}{}", fill_path_parameters(&operation.path));
+        let method = reqwest::Method::from_bytes(operation.method.to_ascii_uppercase().as_bytes())
+            .expect("methods come from a fixed list");
+        let mut request = http.request(method, url).header(
+            "Idempotency-Key",
+            format!("intent-gate-{}", crate::unique_suffix()),
+        );
+        if UNSAFE.contains(&operation.method.as_str()) && operation.method != "delete" {
+            request = request.json(&serde_json::json!({}));
+        }
+        if let Err(err) = request.send().await {
+            failures.push(format!("{}: the request failed: {err}", operation.name));
+            continue;
+        }
+        let guarded = guard_marks() > before;
+        match (operation.declared_idempotent, guarded) {
+            (true, false) => failures.push(format!(
+                "{}: documented as idempotent (Idempotency-Key), but a request with a key did not go through the guard",
+                operation.name
+            )),
+            (false, true) => failures.push(format!(
+                "{}: goes through the idempotency guard, but is not documented as idempotent",
+                operation.name
+            )),
+            _ => {}
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures)
+    }
+}
+
+/// [`check_idempotency_intents`], panicking with every failure.
+pub async fn assert_idempotency_intents(base_url: &str, guard_marks: impl Fn() -> u64) {
+    if let Err(failures) = check_idempotency_intents(base_url, guard_marks).await {
+        panic!(
+            "idempotency intents are wrong:\n  - {}",
+            failures.join("\n  - ")
+        );
+    }
+}
+
+/// The document half of the gate: every operation, and what is wrong with the declarations.
+fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
+    let mut operations = Vec::new();
+    let mut failures = Vec::new();
+    let Some(paths) = document["paths"].as_object() else {
+        return (operations, vec!["the document has no paths".into()]);
+    };
+    for (path, item) in paths {
+        for method in METHODS {
+            let Some(operation) = item.get(method) else {
+                continue;
+            };
+            let name = format!(
+                "{} {path} ({})",
+                method.to_ascii_uppercase(),
+                operation["operationId"]
+                    .as_str()
+                    .unwrap_or("no operationId")
+            );
+            let has_header = operation["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| {
+                    p["in"] == "header"
+                        && p["name"]
+                            .as_str()
+                            .is_some_and(|n| n.eq_ignore_ascii_case("Idempotency-Key"))
+                });
+            let declaration = &operation["x-idempotency"];
+            let intent = declaration["intent"].as_str();
+            let is_unsafe = UNSAFE.contains(&method);
+            match intent {
+                None if is_unsafe => {
+                    failures.push(format!("{name}: declares no idempotency intent"))
+                }
+                None => {}
+                Some("idempotent") if !has_header => failures.push(format!(
+                    "{name}: declared idempotent but does not document the Idempotency-Key header"
+                )),
+                Some("idempotent") => {}
+                Some("non-idempotent") => {
+                    let justification = declaration["justification"].as_str().unwrap_or_default();
+                    if justification.trim().is_empty() {
+                        failures.push(format!(
+                            "{name}: declared non-idempotent without a justification"
+                        ));
+                    }
+                }
+                Some(other) => failures.push(format!("{name}: unknown intent `{other}`")),
+            }
+            if has_header && intent != Some("idempotent") {
+                failures.push(format!(
+                    "{name}: documents the Idempotency-Key header but is not declared idempotent"
+                ));
+            }
+            operations.push(Operation {
+                method: method.to_owned(),
+                path: path.clone(),
+                name,
+                declared_idempotent: intent == Some("idempotent"),
+            });
+        }
+    }
+    (operations, failures)
+}
+
+/// `/things/{id}` -> `/things/intent-gate-probe`
+fn fill_path_parameters(path: &str) -> String {
+    let mut filled = String::with_capacity(path.len());
+    let mut inside = false;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                inside = true;
+                filled.push_str("intent-gate-probe");
+            }
+            '}' => inside = false,
+            _ if inside => {}
+            _ => filled.push(c),
+        }
+    }
+    filled
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn path_parameters_are_filled() {
+        assert_eq!(
+            fill_path_parameters("/a/{id}/b/{x}"),
+            "/a/intent-gate-probe/b/intent-gate-probe"
+        );
+    }
+
+    #[test]
+    fn the_document_check_names_each_bad_operation() {
+        let document = json!({ "paths": { "/x": {
+            "post": { "operationId": "missing" },
+            "put": { "operationId": "blank", "x-idempotency": { "intent": "non-idempotent", "justification": " " } },
+            "delete": { "operationId": "headerless", "x-idempotency": { "intent": "idempotent" } },
+            "get": { "operationId": "safe", "parameters": [{ "in": "header", "name": "Idempotency-Key" }] }
+        }}});
+
+        let (_, failures) = check_document(&document);
+
+        let text = failures.join("\n");
+        assert!(
+            text.contains("POST /x (missing): declares no idempotency intent"),
+            "{text}"
+        );
+        assert!(
+            text.contains("PUT /x (blank): declared non-idempotent without a justification"),
+            "{text}"
+        );
+        assert!(
+            text.contains("DELETE /x (headerless): declared idempotent but does not document"),
+            "{text}"
+        );
+        assert!(
+            text.contains("GET /x (safe): documents the Idempotency-Key header"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! The intent gate: every unsafe operation declares whether it is idempotent, the document says
+//! so, and the running service does what the document says. The fixtures below are each wrong
+//! in one way, to prove the gate catches it.
+
+use e2e::TestApp;
+use e2e::fixtures::{Executions, FixtureApi, IdempotencyFixtureApi};
+use idempotency::idempotent;
+use idempotency::intent::{DeclaredIntents, Intent, OperationIntent};
+use poem_openapi::OpenApi;
+use poem_openapi::payload::PlainText;
+use testing::gate::{assert_idempotency_intents, check_idempotency_intents};
+
+async fn gate_failures(app: &TestApp) -> Vec<String> {
+    check_idempotency_intents(&app.address, || app.idempotency.store().operations())
+        .await
+        .expect_err("the gate must refuse this API")
+}
+
+#[tokio::test]
+async fn the_service_passes_the_gate() {
+    let app = TestApp::spawn().await;
+
+    assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+}
+
+#[tokio::test]
+async fn the_test_fixtures_pass_the_gate() {
+    let app = TestApp::builder()
+        .spawn_with((
+            FixtureApi,
+            IdempotencyFixtureApi::new(Executions::default()),
+        ))
+        .await;
+
+    assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+}
+
+/// Forgot to declare anything (no `#[intents]` at all).
+struct MissingIntentApi;
+
+#[OpenApi(prefix_path = "/gate")]
+impl MissingIntentApi {
+    #[oai(path = "/missing", method = "post", operation_id = "gateMissing")]
+    async fn missing(&self) -> PlainText<&'static str> {
+        PlainText("ran")
+    }
+}
+
+impl DeclaredIntents for MissingIntentApi {
+    fn declared_intents() -> Vec<OperationIntent> {
+        Vec::new()
+    }
+}
+
+#[tokio::test]
+async fn an_operation_without_an_intent_fails_the_gate_by_name() {
+    let app = TestApp::builder().spawn_with(MissingIntentApi).await;
+
+    let failures = gate_failures(&app).await;
+
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.contains("(gateMissing): declares no idempotency intent")),
+        "{failures:?}"
+    );
+}
+
+/// A blank justification, declared by hand (`#[non_idempotent("")]` would not compile).
+struct BlankJustificationApi;
+
+#[OpenApi(prefix_path = "/gate")]
+impl BlankJustificationApi {
+    #[oai(path = "/blank", method = "post", operation_id = "gateBlank")]
+    async fn blank(&self) -> PlainText<&'static str> {
+        PlainText("ran")
+    }
+}
+
+impl DeclaredIntents for BlankJustificationApi {
+    fn declared_intents() -> Vec<OperationIntent> {
+        vec![OperationIntent {
+            operation_id: "gateBlank",
+            method: "POST",
+            path: "/gate/blank",
+            intent: Intent::NonIdempotent {
+                justification: "  ",
+            },
+        }]
+    }
+}
+
+#[tokio::test]
+async fn a_blank_justification_fails_the_gate_by_name() {
+    let app = TestApp::builder().spawn_with(BlankJustificationApi).await;
+
+    let failures = gate_failures(&app).await;
+
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.contains("(gateBlank): declared non-idempotent without a justification")),
+        "{failures:?}"
+    );
+}
+
+/// Declared idempotent (so the document shows the header) but never wrapped by the guard.
+struct HeaderWithoutGuardApi;
+
+#[OpenApi(prefix_path = "/gate")]
+impl HeaderWithoutGuardApi {
+    #[oai(path = "/unguarded", method = "post", operation_id = "gateUnguarded")]
+    async fn unguarded(&self) -> PlainText<&'static str> {
+        PlainText("ran")
+    }
+}
+
+impl DeclaredIntents for HeaderWithoutGuardApi {
+    fn declared_intents() -> Vec<OperationIntent> {
+        vec![OperationIntent {
+            operation_id: "gateUnguarded",
+            method: "POST",
+            path: "/gate/unguarded",
+            intent: Intent::Idempotent {
+                key_required: false,
+            },
+        }]
+    }
+}
+
+#[tokio::test]
+async fn a_documented_header_without_the_guard_fails_the_gate_by_name() {
+    let app = TestApp::builder().spawn_with(HeaderWithoutGuardApi).await;
+
+    let failures = gate_failures(&app).await;
+
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.contains("(gateUnguarded): documented as idempotent")
+                && f.contains("did not go through the guard")),
+        "{failures:?}"
+    );
+}
+
+/// Wrapped by the guard by hand, but declared non-idempotent.
+struct GuardWithoutDeclarationApi;
+
+#[OpenApi(prefix_path = "/gate")]
+impl GuardWithoutDeclarationApi {
+    #[oai(
+        path = "/guarded",
+        method = "post",
+        operation_id = "gateGuarded",
+        transform = "idempotent"
+    )]
+    async fn guarded(&self) -> PlainText<&'static str> {
+        PlainText("ran")
+    }
+}
+
+impl DeclaredIntents for GuardWithoutDeclarationApi {
+    fn declared_intents() -> Vec<OperationIntent> {
+        vec![OperationIntent {
+            operation_id: "gateGuarded",
+            method: "POST",
+            path: "/gate/guarded",
+            intent: Intent::NonIdempotent {
+                justification: "claims to be unguarded",
+            },
+        }]
+    }
+}
+
+#[tokio::test]
+async fn a_guard_without_the_declaration_fails_the_gate_by_name() {
+    let app = TestApp::builder()
+        .spawn_with(GuardWithoutDeclarationApi)
+        .await;
+
+    let failures = gate_failures(&app).await;
+
+    assert!(
+        failures.iter().any(|f| f.contains(
+            "(gateGuarded): goes through the idempotency guard, but is not documented as idempotent"
+        )),
+        "{failures:?}"
+    );
+}
