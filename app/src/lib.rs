@@ -7,8 +7,10 @@
 //! - [`docs`]: the OpenAPI document (as served, and as committed in `openapi/openapi.json`)
 //!   and Swagger UI;
 //! - [`health`]: liveness and readiness probes;
-//! - [`config`]: the embedded settings files.
+//! - [`config`]: the embedded settings files;
+//! - [`commands`]: one-off administrative commands (`app grant-admin`).
 
+pub mod commands;
 pub mod config;
 pub mod docs;
 pub mod health;

@@ -20,6 +20,11 @@ enum Command {
     Openapi,
     /// Print the inventory of unsafe operations and their idempotency intents (Markdown).
     Intents,
+    /// Grant the administrator role to a registered account (how the first admin is made).
+    GrantAdmin {
+        /// The account's email address.
+        email: String,
+    },
 }
 
 #[tokio::main]
@@ -46,6 +51,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Openapi => {
             println!("{}", offline_document().await?);
+            Ok(())
+        }
+        Command::GrantAdmin { email } => {
+            let settings = app::config::load()?;
+            let user_id = app::commands::grant_admin(&settings, &email).await?;
+            println!(
+                "{email} ({user_id}) is now an administrator; it takes effect at its next login."
+            );
             Ok(())
         }
         Command::Intents => {

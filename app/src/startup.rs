@@ -14,8 +14,10 @@ use idempotency::intent::DeclaredIntents;
 use idempotency::{Idempotency, IdempotencySettings};
 use infra::Database;
 use infra::http::{BodyLimit, observe, panic_as_problem};
+use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
-use infra::settings::{Settings, SettingsError};
+use infra::rate_limit::{RateLimitSettings, RateLimiter};
+use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
 use kernel::TokenVerifier;
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{CatchPanic, Cors};
@@ -64,14 +66,20 @@ impl Application {
                 None
             }
         };
-        let tokens = Arc::new(
-            TokenVerifier::hs256(
-                settings.auth.jwt_secret.expose().as_bytes(),
-                &settings.auth.issuer,
-                &settings.auth.audience,
+        let tokens = Arc::new(token_keys(&settings.auth)?);
+        let mail_settings: MailSettings = settings.section("mail")?;
+        if settings.environment == Environment::Production && mail_settings.smtp_url().is_none() {
+            return Err(SettingsError::invalid(
+                "mail.smtp_url",
+                "production needs an SMTP server: the log mailer would write single-use links to the logs",
             )
-            .context("auth.jwt_secret: not a usable signing key")?,
-        );
+            .into());
+        }
+        let mailer = mailer_from_settings(&mail_settings).context("mail.smtp_url")?;
+        let rate_limits: RateLimitSettings = settings.section("rate_limit")?;
+        rate_limits.validate()?;
+        let rate_limiter =
+            RateLimiter::from_settings(&rate_limits, redis.as_ref(), &settings.redis.key_prefix);
         let idempotency_settings: IdempotencySettings = settings.section("idempotency")?;
         idempotency_settings
             .validate()
@@ -90,6 +98,8 @@ impl Application {
             database: database.clone(),
             redis: redis.clone(),
             tokens: Arc::clone(&tokens),
+            mailer,
+            rate_limiter,
         };
         let module_apis = modules::mount_all(&context).await?;
 
@@ -202,6 +212,45 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.run_until(shutdown_signal()).await
     }
+}
+
+/// The access-token keys `[auth]` describes.
+pub fn token_keys(auth: &AuthSettings) -> anyhow::Result<TokenVerifier> {
+    use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey};
+    let private = auth.private_key_pem.expose().as_bytes();
+    let public = auth.public_key_pem.as_bytes();
+    let (algorithm, encoding, decoding) = match auth.algorithm.as_str() {
+        "EdDSA" => (
+            Algorithm::EdDSA,
+            EncodingKey::from_ed_pem(private),
+            DecodingKey::from_ed_pem(public),
+        ),
+        "RS256" => (
+            Algorithm::RS256,
+            EncodingKey::from_rsa_pem(private),
+            DecodingKey::from_rsa_pem(public),
+        ),
+        "ES256" => (
+            Algorithm::ES256,
+            EncodingKey::from_ec_pem(private),
+            DecodingKey::from_ec_pem(public),
+        ),
+        _ => {
+            return TokenVerifier::hs256(
+                auth.jwt_secret.expose().as_bytes(),
+                &auth.issuer,
+                &auth.audience,
+            )
+            .context("auth.jwt_secret: not a usable signing key");
+        }
+    };
+    Ok(TokenVerifier::with_keys(
+        algorithm,
+        encoding.context("auth.private_key_pem: not a PEM key for auth.algorithm")?,
+        decoding.context("auth.public_key_pem: not a PEM key for auth.algorithm")?,
+        &auth.issuer,
+        &auth.audience,
+    ))
 }
 
 /// Completes on Ctrl-C, or SIGTERM on Unix.

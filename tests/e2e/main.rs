@@ -6,6 +6,7 @@ mod docs;
 mod errors;
 mod health;
 mod idempotency;
+mod identity;
 mod intents;
 mod serving;
 mod settings;

@@ -7,11 +7,16 @@
 //! - [`redis`]: the optional shared Redis connection;
 //! - [`telemetry`]: logs, traces and metrics (OTLP when configured);
 //! - [`http`]: the middleware every request passes through (request id, span, problem details);
+//! - [`mail`]: outgoing mail (SMTP, or the log in development) and its templates;
+//! - [`rate_limit`]: fixed-window limits for abuse-prone endpoints, shared through Redis when
+//!   configured;
 //! - [`module`]: the small contract a feature module implements so the host can mount it.
 
 pub mod database;
 pub mod http;
+pub mod mail;
 pub mod module;
+pub mod rate_limit;
 pub mod redis;
 pub mod settings;
 pub mod telemetry;

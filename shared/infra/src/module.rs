@@ -12,6 +12,8 @@ use redis::aio::ConnectionManager;
 use serde::de::DeserializeOwned;
 
 use crate::database::{Database, Migration};
+use crate::mail::Mailer;
+use crate::rate_limit::RateLimiter;
 use crate::settings::{Settings, SettingsError};
 
 /// What the host hands every module: shared infrastructure, nothing module-specific.
@@ -22,6 +24,10 @@ pub struct ModuleContext {
     /// Present when `redis.url` is set.
     pub redis: Option<ConnectionManager>,
     pub tokens: Arc<TokenVerifier>,
+    /// Outgoing mail: SMTP when `mail.smtp_url` is set, else the development log mailer.
+    pub mailer: Arc<dyn Mailer>,
+    /// Fixed-window limits, shared through Redis when it is configured.
+    pub rate_limiter: RateLimiter,
 }
 
 impl ModuleContext {

@@ -166,7 +166,13 @@ impl TelemetrySettings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuthSettings {
+    /// `HS256` (with `jwt_secret`), or `EdDSA`, `RS256`, `ES256` (with the PEM keys).
+    pub algorithm: String,
     pub jwt_secret: Secret,
+    /// PEM private key for asymmetric algorithms (signs tokens).
+    pub private_key_pem: Secret,
+    /// PEM public key for asymmetric algorithms (verifies tokens).
+    pub public_key_pem: String,
     pub issuer: String,
     pub audience: String,
     #[serde(with = "humantime_serde")]
@@ -350,13 +356,39 @@ impl Settings {
             }
         }
         let secret = self.auth.jwt_secret.expose();
-        if secret.len() < 32 {
-            return Err(SettingsError::invalid(
-                "auth.jwt_secret",
-                "must be at least 32 bytes long",
-            ));
+        match self.auth.algorithm.as_str() {
+            "HS256" if secret.len() < 32 => {
+                return Err(SettingsError::invalid(
+                    "auth.jwt_secret",
+                    "must be at least 32 bytes long",
+                ));
+            }
+            "HS256" => {}
+            "EdDSA" | "RS256" | "ES256" => {
+                if self.auth.private_key_pem.expose().trim().is_empty() {
+                    return Err(SettingsError::invalid(
+                        "auth.private_key_pem",
+                        "an asymmetric auth.algorithm needs the PEM private key",
+                    ));
+                }
+                if self.auth.public_key_pem.trim().is_empty() {
+                    return Err(SettingsError::invalid(
+                        "auth.public_key_pem",
+                        "an asymmetric auth.algorithm needs the PEM public key",
+                    ));
+                }
+            }
+            other => {
+                return Err(SettingsError::invalid(
+                    "auth.algorithm",
+                    format!("`{other}` is not one of HS256, EdDSA, RS256, ES256"),
+                ));
+            }
         }
-        if self.environment == Environment::Production && secret == DEVELOPMENT_JWT_SECRET {
+        if self.environment == Environment::Production
+            && self.auth.algorithm == "HS256"
+            && secret == DEVELOPMENT_JWT_SECRET
+        {
             return Err(SettingsError::invalid(
                 "auth.jwt_secret",
                 "the development key cannot be used in production; set APP__AUTH__JWT_SECRET",

@@ -6,6 +6,7 @@
 //! - [`database`]: a database per test: PostgreSQL when `TEST_DATABASE_URL` is set, else a
 //!   fresh SQLite file.
 //! - [`gate`]: the idempotency-intent gate, adopted by a suite in one line.
+//! - [`smtp`]: an SMTP listener that catches the mail the service sends, one per test.
 //!
 //! Nothing here is skipped quietly: when a service cannot be found the test fails and says
 //! how to provide one.
@@ -13,6 +14,7 @@
 pub mod database;
 pub mod gate;
 pub mod redis;
+pub mod smtp;
 
 /// A short random identifier for per-test namespaces.
 pub fn unique_suffix() -> String {

@@ -1,0 +1,42 @@
+//! One-off administrative commands run by `app` beside `serve`.
+
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use infra::mail::LogMailer;
+use infra::module::ModuleContext;
+use infra::rate_limit::RateLimiter;
+use infra::settings::Settings;
+use infra::{Database, Module as _};
+
+/// Grants the administrator role to the account registered with `email`: how the first
+/// administrator is made, without editing the database by hand.
+pub async fn grant_admin(settings: &Settings, email: &str) -> anyhow::Result<String> {
+    let database = Database::connect(&settings.database)
+        .await
+        .context("database.url")?;
+    database
+        .migrate(
+            identity::IdentityModule::NAME,
+            identity::IdentityModule::migrations(),
+        )
+        .await?;
+    let context = ModuleContext {
+        settings: settings.clone(),
+        database,
+        redis: None,
+        tokens: Arc::new(crate::startup::token_keys(&settings.auth)?),
+        mailer: Arc::new(LogMailer),
+        rate_limiter: RateLimiter::disabled(),
+    };
+    let identity_settings = context.module_settings::<identity::IdentityModule>()?;
+    let service = identity::IdentityModule::service(&context, identity_settings)?;
+    let user = service
+        .grant_admin(email)
+        .await
+        .map_err(|err| anyhow::anyhow!("{err}"))
+        .with_context(|| {
+            format!("cannot grant the admin role to {email}: register the account first")
+        })?;
+    Ok(user.id)
+}

@@ -1,0 +1,346 @@
+//! `/auth/*`: registration, login, tokens, sessions, password reset, email confirmation.
+
+use std::sync::Arc;
+
+use infra::rate_limit::{RateLimitSettings, RateLimiter};
+use kernel::{AppError, AppResult, BearerAuth, Problem};
+use poem::Request;
+use poem::http::StatusCode;
+use poem_openapi::param::Path;
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, OpenApi, Tags};
+
+use super::views::{
+    ConfirmEmailRequest, EmailRequest, LoginRequest, RefreshRequest, RegisterRequest,
+    ResetPasswordRequest, SessionView, TokenResponse, UserView,
+};
+use crate::domain::Email;
+use crate::service::IdentityService;
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Accounts, tokens and sessions.
+    Auth,
+}
+
+/// The `/auth` operations.
+pub struct AuthApi {
+    service: Arc<IdentityService>,
+    limiter: RateLimiter,
+    limits: RateLimitSettings,
+}
+
+impl AuthApi {
+    pub fn new(
+        service: Arc<IdentityService>,
+        limiter: RateLimiter,
+        limits: RateLimitSettings,
+    ) -> Self {
+        Self {
+            service,
+            limiter,
+            limits,
+        }
+    }
+
+    /// Counts a hit on each bucket; the first one over its limit answers 429.
+    async fn limit(&self, buckets: &[(String, u32)]) -> AppResult<()> {
+        if !self.limits.enabled {
+            return Ok(());
+        }
+        for (bucket, limit) in buckets {
+            let decision = self.limiter.hit(bucket, *limit, self.limits.window).await;
+            if let Some(retry_after_secs) = decision.retry_after_secs() {
+                return Err(AppError::TooManyRequests { retry_after_secs });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn client_address(req: &Request) -> String {
+    req.remote_addr()
+        .as_socket_addr()
+        .map(|addr| addr.ip().to_string())
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// The account bucket of an email, normalised so `A@x.io` and `a@x.io` share one.
+fn account(email: &str) -> String {
+    Email::parse(email)
+        .map(|e| e.as_str().to_owned())
+        .unwrap_or_else(|_| email.trim().to_lowercase())
+}
+
+#[derive(ApiResponse)]
+enum RegisterResponse {
+    /// The account exists; a confirmation link was mailed.
+    #[oai(status = 201)]
+    Created(Json<UserView>),
+}
+
+#[derive(ApiResponse)]
+enum TokensResponse {
+    /// A new token pair.
+    #[oai(status = 200)]
+    Ok(Json<TokenResponse>),
+}
+
+#[derive(ApiResponse)]
+enum NoContentResponse {
+    /// Done.
+    #[oai(status = 204)]
+    Done,
+}
+
+#[derive(ApiResponse)]
+enum AcceptedResponse {
+    /// Accepted. A mail is on its way if an account matches; the answer is the same either way.
+    #[oai(status = 202)]
+    Accepted,
+}
+
+#[derive(ApiResponse)]
+enum MeResponse {
+    /// The caller's account.
+    #[oai(status = 200)]
+    Ok(Json<UserView>),
+}
+
+#[derive(ApiResponse)]
+enum SessionsResponse {
+    /// The caller's active sessions, oldest first.
+    #[oai(status = 200)]
+    Ok(Json<Vec<SessionView>>),
+}
+
+#[derive(ApiResponse)]
+enum RevokeSessionResponse {
+    /// The session is revoked: its refresh token no longer works.
+    #[oai(status = 204)]
+    Revoked,
+    /// The caller has no such session.
+    #[oai(status = 404, content_type = "application/problem+json")]
+    NotFound(Json<Problem>),
+}
+
+#[idempotency::intents]
+#[OpenApi(prefix_path = "/auth", tag = "ApiTags::Auth")]
+impl AuthApi {
+    /// Register an account
+    ///
+    /// Creates an account and mails a link to confirm the address. 409 when the email is taken;
+    /// 429 when this address registers too often.
+    #[non_idempotent("a retry must meet the email-exists 409, not a replayed account")]
+    #[oai(path = "/register", method = "post", operation_id = "register")]
+    async fn register(
+        &self,
+        req: &Request,
+        body: Json<RegisterRequest>,
+    ) -> AppResult<RegisterResponse> {
+        self.limit(&[(
+            format!("register:address:{}", client_address(req)),
+            self.limits.register_per_address,
+        )])
+        .await?;
+        let body = body.0;
+        let user = self
+            .service
+            .register(&body.email, &body.password, body.display_name)
+            .await?;
+        Ok(RegisterResponse::Created(Json(user.into())))
+    }
+
+    /// Log in
+    ///
+    /// Answers a fresh access and refresh token pair. An unknown email and a wrong password get
+    /// the same 401; a locked or (when required) unconfirmed account gets 403 once the password
+    /// is right; 429 after too many attempts from one address or on one account.
+    #[non_idempotent(
+        "every call must issue a fresh token pair and session; a replay would hand out another call's tokens"
+    )]
+    #[oai(path = "/login", method = "post", operation_id = "login")]
+    async fn login(&self, req: &Request, body: Json<LoginRequest>) -> AppResult<TokensResponse> {
+        self.limit(&[
+            (
+                format!("login:address:{}", client_address(req)),
+                self.limits.login_per_address,
+            ),
+            (
+                format!("login:account:{}", account(&body.email)),
+                self.limits.login_per_account,
+            ),
+        ])
+        .await?;
+        let user_agent = req.header("user-agent").map(str::to_owned);
+        let pair = self
+            .service
+            .login(&body.email, &body.password, user_agent)
+            .await?;
+        Ok(TokensResponse::Ok(Json(pair.into())))
+    }
+
+    /// Refresh the token pair
+    ///
+    /// Exchanges a refresh token for a new pair; the presented one stops working. Presenting a
+    /// refresh token that was already exchanged revokes its whole session (it was stolen or
+    /// replayed) and answers 401.
+    #[non_idempotent(
+        "rotates the refresh token: a replayed answer would return a pair that is already revoked"
+    )]
+    #[oai(path = "/refresh", method = "post", operation_id = "refresh")]
+    async fn refresh(&self, body: Json<RefreshRequest>) -> AppResult<TokensResponse> {
+        let pair = self.service.refresh(&body.refresh_token).await?;
+        Ok(TokensResponse::Ok(Json(pair.into())))
+    }
+
+    /// Log out
+    ///
+    /// Revokes the session of the given refresh token.
+    #[non_idempotent(
+        "revokes a session by its refresh token; the token's state, not a stored answer, decides"
+    )]
+    #[oai(path = "/revoke", method = "post", operation_id = "revoke")]
+    async fn revoke(&self, body: Json<RefreshRequest>) -> AppResult<NoContentResponse> {
+        self.service.revoke(&body.refresh_token).await?;
+        Ok(NoContentResponse::Done)
+    }
+
+    /// The caller's account
+    #[oai(path = "/me", method = "get", operation_id = "me")]
+    async fn me(&self, auth: BearerAuth) -> AppResult<MeResponse> {
+        let user = self.service.authenticate(&auth.0).await?;
+        Ok(MeResponse::Ok(Json(user.into())))
+    }
+
+    /// The caller's active sessions
+    #[oai(path = "/sessions", method = "get", operation_id = "listSessions")]
+    async fn sessions(&self, auth: BearerAuth) -> AppResult<SessionsResponse> {
+        let sessions = self.service.sessions(&auth.0).await?;
+        let current = auth.0.session_id.as_str();
+        Ok(SessionsResponse::Ok(Json(
+            sessions
+                .into_iter()
+                .map(|s| SessionView::new(s, current))
+                .collect(),
+        )))
+    }
+
+    /// Revoke one of the caller's sessions
+    #[non_idempotent(
+        "revokes a session the caller names; revoking twice is harmless and needs no stored answer"
+    )]
+    #[oai(
+        path = "/sessions/:id/revoke",
+        method = "post",
+        operation_id = "revokeSession"
+    )]
+    async fn revoke_session(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> AppResult<RevokeSessionResponse> {
+        match self.service.revoke_session(&auth.0, &id.0).await {
+            Ok(()) => Ok(RevokeSessionResponse::Revoked),
+            Err(AppError::NotFound(_)) => Ok(RevokeSessionResponse::NotFound(Json(
+                Problem::from_status(StatusCode::NOT_FOUND)
+                    .with_detail("The caller has no session with this id."),
+            ))),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Ask for a password-reset link
+    ///
+    /// Mails a single-use reset link if an account has this email. Answers 202 whether or not
+    /// one does, so the answer reveals nothing about which emails are registered.
+    #[idempotent]
+    #[oai(
+        path = "/forgot-password",
+        method = "post",
+        operation_id = "forgotPassword"
+    )]
+    async fn forgot_password(
+        &self,
+        req: &Request,
+        body: Json<EmailRequest>,
+    ) -> AppResult<AcceptedResponse> {
+        self.limit(&[
+            (
+                format!("email:address:{}", client_address(req)),
+                self.limits.email_per_address,
+            ),
+            (
+                format!("email:account:{}", account(&body.email)),
+                self.limits.email_per_account,
+            ),
+        ])
+        .await?;
+        self.service.forgot_password(&body.email).await?;
+        Ok(AcceptedResponse::Accepted)
+    }
+
+    /// Reset the password
+    ///
+    /// Sets a new password with the token from a reset mail, and ends every session of the
+    /// account. The token works once; a newer reset link invalidates older ones.
+    #[idempotent]
+    #[oai(
+        path = "/reset-password",
+        method = "post",
+        operation_id = "resetPassword"
+    )]
+    async fn reset_password(
+        &self,
+        body: Json<ResetPasswordRequest>,
+    ) -> AppResult<NoContentResponse> {
+        self.service
+            .reset_password(&body.token, &body.new_password)
+            .await?;
+        Ok(NoContentResponse::Done)
+    }
+
+    /// Ask for an email-confirmation link
+    ///
+    /// Mails a new confirmation link if an unconfirmed account has this email. Answers 202
+    /// either way.
+    #[idempotent]
+    #[oai(
+        path = "/send-email-confirmation",
+        method = "post",
+        operation_id = "sendEmailConfirmation"
+    )]
+    async fn send_email_confirmation(
+        &self,
+        req: &Request,
+        body: Json<EmailRequest>,
+    ) -> AppResult<AcceptedResponse> {
+        self.limit(&[
+            (
+                format!("email:address:{}", client_address(req)),
+                self.limits.email_per_address,
+            ),
+            (
+                format!("email:account:{}", account(&body.email)),
+                self.limits.email_per_account,
+            ),
+        ])
+        .await?;
+        self.service.send_email_confirmation(&body.email).await?;
+        Ok(AcceptedResponse::Accepted)
+    }
+
+    /// Confirm the email address
+    ///
+    /// With the token from a confirmation mail. The token works once.
+    #[idempotent]
+    #[oai(
+        path = "/confirm-email",
+        method = "post",
+        operation_id = "confirmEmail"
+    )]
+    async fn confirm_email(&self, body: Json<ConfirmEmailRequest>) -> AppResult<NoContentResponse> {
+        self.service.confirm_email(&body.token).await?;
+        Ok(NoContentResponse::Done)
+    }
+}

@@ -1,0 +1,5 @@
+//! The HTTP operations of the identity module. Doc comments here are the OpenAPI text.
+
+pub mod admin;
+pub mod auth;
+pub mod views;

@@ -1,0 +1,139 @@
+//! What the identity API sends and receives. Request types hold secrets, so none derives
+//! `Debug`: they cannot end up in a log by accident.
+
+use poem_openapi::Object;
+
+use crate::repository::{SessionRecord, UserRecord};
+use crate::service::TokenPair;
+
+/// A new account.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RegisterRequest {
+    /// The account's email address; one account per address.
+    pub email: String,
+    /// 10 to 128 characters.
+    pub password: String,
+    /// How the account is addressed in mails; up to 100 characters.
+    pub display_name: Option<String>,
+}
+
+/// Credentials.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LoginRequest {
+    pub email: String,
+    pub password: String,
+}
+
+/// A refresh token, as issued by login or refresh.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RefreshRequest {
+    pub refresh_token: String,
+}
+
+/// An email address to mail a link to.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EmailRequest {
+    pub email: String,
+}
+
+/// A new password, with the token from a reset mail.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ResetPasswordRequest {
+    /// The token from the reset link.
+    pub token: String,
+    /// 10 to 128 characters.
+    pub new_password: String,
+}
+
+/// The token from a confirmation mail.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ConfirmEmailRequest {
+    pub token: String,
+}
+
+/// An access token and the refresh token that renews it.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct TokenResponse {
+    /// A JWT to send as `Authorization: Bearer ...`.
+    pub access_token: String,
+    /// Opaque; exchange it at `/auth/refresh` for a new pair. Each one works once.
+    pub refresh_token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    /// Seconds until the access token expires.
+    pub expires_in: u64,
+}
+
+impl From<TokenPair> for TokenResponse {
+    fn from(pair: TokenPair) -> Self {
+        Self {
+            access_token: pair.access_token,
+            refresh_token: pair.refresh_token,
+            token_type: "Bearer".to_owned(),
+            expires_in: pair.expires_in_secs,
+        }
+    }
+}
+
+/// An account, as its owner and administrators see it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UserView {
+    pub id: String,
+    pub email: String,
+    pub display_name: Option<String>,
+    pub roles: Vec<String>,
+    /// Whether the email address has been confirmed.
+    pub email_confirmed: bool,
+    /// Whether an administrator has locked the account.
+    pub locked: bool,
+    /// Milliseconds since the Unix epoch.
+    pub created_at_ms: i64,
+}
+
+impl From<UserRecord> for UserView {
+    fn from(user: UserRecord) -> Self {
+        Self {
+            id: user.id,
+            email: user.email,
+            display_name: user.display_name,
+            roles: user.roles,
+            email_confirmed: user.email_confirmed_at_ms.is_some(),
+            locked: user.locked_at_ms.is_some(),
+            created_at_ms: user.created_at_ms,
+        }
+    }
+}
+
+/// A login session.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SessionView {
+    pub id: String,
+    /// Whether this is the session of the access token making the request.
+    pub current: bool,
+    pub user_agent: Option<String>,
+    pub created_at_ms: i64,
+    pub last_used_at_ms: i64,
+    pub expires_at_ms: i64,
+}
+
+impl SessionView {
+    pub fn new(session: SessionRecord, current_session_id: &str) -> Self {
+        Self {
+            current: session.id == current_session_id,
+            id: session.id,
+            user_agent: session.user_agent,
+            created_at_ms: session.created_at_ms,
+            last_used_at_ms: session.last_used_at_ms,
+            expires_at_ms: session.expires_at_ms,
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! The identity vocabulary: parsed emails and passwords, password hashing, opaque tokens.
+//!
+//! Parse, don't validate: a handler never holds an unchecked email or password.
+
+use argon2::password_hash::phc::PasswordHash;
+use argon2::{Algorithm, Argon2, Params, PasswordHasher as _, PasswordVerifier as _, Version};
+use kernel::AppError;
+use sha2::{Digest, Sha256};
+
+use crate::settings::Argon2Settings;
+
+/// The administrator role.
+pub const ADMIN_ROLE: &str = "admin";
+
+/// A syntactically valid email address, lower-cased so that one mailbox is one account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, AppError> {
+        let email = raw.trim().to_lowercase();
+        let valid = email.len() <= 254
+            && email.split_once('@').is_some_and(|(local, domain)| {
+                !local.is_empty()
+                    && local.len() <= 64
+                    && domain.contains('.')
+                    && !domain.starts_with('.')
+                    && !domain.ends_with('.')
+                    && !domain.contains('@')
+            })
+            && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+        if valid {
+            Ok(Self(email))
+        } else {
+            Err(AppError::Invalid(
+                "`email` is not a valid email address.".into(),
+            ))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A password that meets the policy: 10 to 128 characters. Never printed.
+pub struct Password(String);
+
+impl Password {
+    pub const MIN_CHARS: usize = 10;
+    pub const MAX_CHARS: usize = 128;
+
+    pub fn parse(raw: &str, field: &str) -> Result<Self, AppError> {
+        let length = raw.chars().count();
+        if !(Self::MIN_CHARS..=Self::MAX_CHARS).contains(&length) {
+            return Err(AppError::Invalid(format!(
+                "`{field}` must be {} to {} characters long.",
+                Self::MIN_CHARS,
+                Self::MAX_CHARS
+            )));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password([redacted])")
+    }
+}
+
+/// Hashes and checks passwords with argon2id.
+#[derive(Clone)]
+pub struct PasswordHasher {
+    params: Params,
+    /// A hash of a random password, verified against when the account does not exist, so that
+    /// an unknown email costs the same time as a wrong password.
+    dummy_hash: String,
+}
+
+impl PasswordHasher {
+    pub fn new(settings: Argon2Settings) -> anyhow::Result<Self> {
+        let params = Params::new(
+            settings.memory_kib,
+            settings.iterations,
+            settings.parallelism,
+            None,
+        )
+        .map_err(|err| anyhow::anyhow!("identity.argon2: {err}"))?;
+        let mut hasher = Self {
+            params,
+            dummy_hash: String::new(),
+        };
+        let random = hex::encode(rand::random::<[u8; 16]>());
+        hasher.dummy_hash = hasher
+            .hash(&Password(random))
+            .map_err(|err| anyhow::anyhow!("identity.argon2: {err}"))?;
+        Ok(hasher)
+    }
+
+    fn argon2(&self) -> Argon2<'static> {
+        Argon2::new(Algorithm::Argon2id, Version::V0x13, self.params.clone())
+    }
+
+    /// A PHC string (`$argon2id$v=19$m=...`) carrying its salt and parameters.
+    pub fn hash(&self, password: &Password) -> Result<String, AppError> {
+        let hash: PasswordHash = self
+            .argon2()
+            .hash_password(password.as_bytes())
+            .map_err(|err| AppError::internal(err.to_string()))?;
+        Ok(hash.to_string())
+    }
+
+    /// Whether `password` matches `stored` (or, with `None`, spends the same time and fails).
+    pub fn verify(&self, password: &str, stored: Option<&str>) -> bool {
+        let stored = stored.unwrap_or(&self.dummy_hash);
+        let Ok(parsed) = stored.parse::<PasswordHash>() else {
+            return false;
+        };
+        self.argon2()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok()
+            && stored != self.dummy_hash
+    }
+
+    /// Whether `stored` was made with other parameters than today's (then rehash at login).
+    pub fn is_outdated(&self, stored: &str) -> bool {
+        let current = format!(
+            "m={},t={},p={}",
+            self.params.m_cost(),
+            self.params.t_cost(),
+            self.params.p_cost()
+        );
+        !stored.starts_with("$argon2id$") || !stored.contains(&current)
+    }
+}
+
+/// A random opaque token (256 bits, hex) and the SHA-256 hash under which it is stored.
+///
+/// Only the hash is kept: a leaked table of hashes opens no session and resets no password.
+pub struct OpaqueToken {
+    pub plain: String,
+    pub hash: String,
+}
+
+impl OpaqueToken {
+    pub fn generate() -> Self {
+        let plain = hex::encode(rand::random::<[u8; 32]>());
+        let hash = Self::hash_of(&plain);
+        Self { plain, hash }
+    }
+
+    /// The stored form of a token a client presents.
+    pub fn hash_of(plain: &str) -> String {
+        hex::encode(Sha256::digest(plain.trim().as_bytes()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cheap() -> PasswordHasher {
+        PasswordHasher::new(Argon2Settings {
+            memory_kib: 64,
+            iterations: 1,
+            parallelism: 1,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn emails_are_normalised_and_checked() {
+        assert_eq!(
+            Email::parse("  Alice@Example.COM ").unwrap().as_str(),
+            "alice@example.com"
+        );
+        for bad in [
+            "",
+            "alice",
+            "alice@",
+            "@example.com",
+            "a b@example.com",
+            "alice@localhost",
+            "a@b@c.com",
+        ] {
+            assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn passwords_must_be_10_to_128_characters() {
+        assert!(Password::parse("short", "password").is_err());
+        assert!(Password::parse(&"x".repeat(129), "password").is_err());
+        assert!(Password::parse("long enough!", "password").is_ok());
+        assert_eq!(
+            format!("{:?}", Password::parse("long enough!", "p").unwrap()),
+            "Password([redacted])"
+        );
+    }
+
+    #[test]
+    fn a_hash_verifies_its_password_only() {
+        let hasher = cheap();
+        let hash = hasher
+            .hash(&Password::parse("correct horse", "p").unwrap())
+            .unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(hasher.verify("correct horse", Some(&hash)));
+        assert!(!hasher.verify("wrong horse!", Some(&hash)));
+        assert!(
+            !hasher.verify("correct horse", None),
+            "the dummy hash never verifies"
+        );
+    }
+
+    #[test]
+    fn hashes_with_other_parameters_are_outdated() {
+        let hasher = cheap();
+        let hash = hasher
+            .hash(&Password::parse("correct horse", "p").unwrap())
+            .unwrap();
+        assert!(!hasher.is_outdated(&hash));
+        assert!(
+            PasswordHasher::new(Argon2Settings::default())
+                .unwrap()
+                .is_outdated(&hash)
+        );
+    }
+
+    #[test]
+    fn opaque_tokens_are_256_bits_and_stored_hashed() {
+        let token = OpaqueToken::generate();
+        assert_eq!(token.plain.len(), 64);
+        assert_ne!(token.plain, token.hash);
+        assert_eq!(OpaqueToken::hash_of(&token.plain), token.hash);
+    }
+}

@@ -1,0 +1,72 @@
+//! The identity module: accounts, access and refresh tokens, sessions, password reset, email
+//! confirmation and account locking.
+//!
+//! - [`domain`]: parsed emails and passwords, argon2id hashing, opaque tokens;
+//! - [`repository`]: the SQL (every token is stored as a hash, never in clear);
+//! - [`service`]: the use cases, independent of HTTP;
+//! - [`api`]: `/auth/*` and `/admin/users/*`, each operation declaring its idempotency intent.
+//!
+//! Access tokens are short-lived JWTs (signed with the host's keys); refresh tokens are opaque,
+//! single-use and rotated on every refresh, and a replayed one revokes its session.
+
+pub mod api;
+pub mod domain;
+pub mod repository;
+pub mod service;
+pub mod settings;
+
+use std::sync::Arc;
+
+use infra::rate_limit::RateLimitSettings;
+use infra::{Migration, Module, ModuleContext};
+
+pub use api::admin::{AdminApi, UsersAdminBase};
+pub use api::auth::AuthApi;
+pub use settings::IdentitySettings;
+
+use crate::domain::PasswordHasher;
+use crate::repository::IdentityRepository;
+use crate::service::IdentityService;
+
+/// The module, as the host mounts it.
+pub struct IdentityModule;
+
+impl IdentityModule {
+    /// The use cases over `context`, for the host's command-line tools (e.g. `grant-admin`).
+    pub fn service(
+        context: &ModuleContext,
+        settings: IdentitySettings,
+    ) -> anyhow::Result<IdentityService> {
+        Ok(IdentityService::new(
+            IdentityRepository::new(context.database.clone()),
+            PasswordHasher::new(settings.argon2)?,
+            Arc::clone(&context.tokens),
+            context.settings.auth.access_token_ttl,
+            settings,
+            Arc::clone(&context.mailer),
+        ))
+    }
+}
+
+impl Module for IdentityModule {
+    const NAME: &'static str = "identity";
+    type Settings = IdentitySettings;
+    type Api = (AuthApi, AdminApi);
+
+    fn migrations() -> &'static [Migration] {
+        &[Migration {
+            version: 1,
+            name: "create users, sessions and tokens",
+            sql: include_str!("../migrations/0001_identity.sql"),
+        }]
+    }
+
+    fn api(context: &ModuleContext, settings: IdentitySettings) -> anyhow::Result<Self::Api> {
+        let limits: RateLimitSettings = context.settings.section("rate_limit")?;
+        let service = Arc::new(Self::service(context, settings)?);
+        Ok((
+            AuthApi::new(Arc::clone(&service), context.rate_limiter.clone(), limits),
+            AdminApi::new(UsersAdminBase::new(service)),
+        ))
+    }
+}

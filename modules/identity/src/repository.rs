@@ -1,0 +1,433 @@
+//! SQL for accounts, sessions and tokens. Times are Unix milliseconds; ids are UUIDv7 strings.
+
+use infra::Database;
+use kernel::{AppError, AppResult, PageRequest};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+/// An account as stored.
+#[derive(Debug, Clone)]
+pub struct UserRecord {
+    pub id: String,
+    pub email: String,
+    pub display_name: Option<String>,
+    pub password_hash: String,
+    pub roles: Vec<String>,
+    pub email_confirmed_at_ms: Option<i64>,
+    pub locked_at_ms: Option<i64>,
+    pub created_at_ms: i64,
+}
+
+/// A login session, renewed by refresh tokens.
+#[derive(Debug, Clone)]
+pub struct SessionRecord {
+    pub id: String,
+    pub user_id: String,
+    pub created_at_ms: i64,
+    pub last_used_at_ms: i64,
+    pub expires_at_ms: i64,
+    pub revoked_at_ms: Option<i64>,
+    pub user_agent: Option<String>,
+}
+
+/// What a presented refresh token turned out to be.
+pub enum RefreshTokenState {
+    Unknown,
+    /// The session's current token.
+    Current {
+        session: SessionRecord,
+    },
+    /// A token that was already exchanged: someone replays it.
+    Superseded {
+        session_id: String,
+    },
+}
+
+/// Why a one-time token is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenPurpose {
+    ResetPassword,
+    ConfirmEmail,
+}
+
+impl TokenPurpose {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::ResetPassword => "reset_password",
+            Self::ConfirmEmail => "confirm_email",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct IdentityRepository {
+    database: Database,
+}
+
+fn internal(err: sqlx::Error) -> AppError {
+    AppError::internal(err)
+}
+
+impl IdentityRepository {
+    pub fn new(database: Database) -> Self {
+        Self { database }
+    }
+
+    fn pool(&self) -> &sqlx::AnyPool {
+        self.database.pool()
+    }
+
+    /// Inserts an account; `Ok(false)` when the email is taken.
+    pub async fn insert_user(&self, user: &UserRecord) -> AppResult<bool> {
+        let result = sqlx::query(
+            "INSERT INTO identity_users (id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&user.id)
+        .bind(&user.email)
+        .bind(&user.display_name)
+        .bind(&user.password_hash)
+        .bind(user.roles.join(","))
+        .bind(user.email_confirmed_at_ms)
+        .bind(user.locked_at_ms)
+        .bind(user.created_at_ms)
+        .execute(self.pool())
+        .await;
+        match result {
+            Ok(_) => Ok(true),
+            // The unique index is the arbiter, so two concurrent registrations cannot both win.
+            Err(sqlx::Error::Database(err)) if err.is_unique_violation() => Ok(false),
+            Err(err) => Err(internal(err)),
+        }
+    }
+
+    pub async fn user_by_email(&self, email: &str) -> AppResult<Option<UserRecord>> {
+        let row = sqlx::query(
+            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms
+             FROM identity_users WHERE email = $1",
+        )
+        .bind(email)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)?;
+        row.as_ref().map(user_from_row).transpose()
+    }
+
+    pub async fn user_by_id(&self, id: &str) -> AppResult<Option<UserRecord>> {
+        let row = sqlx::query(
+            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms
+             FROM identity_users WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)?;
+        row.as_ref().map(user_from_row).transpose()
+    }
+
+    pub async fn list_users(&self, page: PageRequest) -> AppResult<(Vec<UserRecord>, u64)> {
+        let rows = sqlx::query(
+            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms
+             FROM identity_users ORDER BY created_at_ms, id LIMIT $1 OFFSET $2",
+        )
+        .bind(page.limit())
+        .bind(page.offset())
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM identity_users")
+            .fetch_one(self.pool())
+            .await
+            .and_then(|row| row.try_get("n"))
+            .map_err(internal)?;
+        let users = rows
+            .iter()
+            .map(user_from_row)
+            .collect::<AppResult<Vec<_>>>()?;
+        Ok((users, total.max(0) as u64))
+    }
+
+    pub async fn set_password_hash(&self, user_id: &str, hash: &str) -> AppResult<()> {
+        sqlx::query("UPDATE identity_users SET password_hash = $1 WHERE id = $2")
+            .bind(hash)
+            .bind(user_id)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    pub async fn confirm_email(&self, user_id: &str, at_ms: i64) -> AppResult<()> {
+        sqlx::query("UPDATE identity_users SET email_confirmed_at_ms = $1 WHERE id = $2 AND email_confirmed_at_ms IS NULL")
+            .bind(at_ms)
+            .bind(user_id)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    /// Sets or clears the lock; whether the user exists.
+    pub async fn set_locked(&self, user_id: &str, locked_at_ms: Option<i64>) -> AppResult<bool> {
+        let result = sqlx::query("UPDATE identity_users SET locked_at_ms = $1 WHERE id = $2")
+            .bind(locked_at_ms)
+            .bind(user_id)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(result.rows_affected() > 0)
+    }
+
+    pub async fn set_roles(&self, user_id: &str, roles: &[String]) -> AppResult<()> {
+        sqlx::query("UPDATE identity_users SET roles = $1 WHERE id = $2")
+            .bind(roles.join(","))
+            .bind(user_id)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    /// Opens a session with its first refresh token.
+    pub async fn insert_session(
+        &self,
+        session: &SessionRecord,
+        refresh_token_hash: &str,
+    ) -> AppResult<()> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        sqlx::query(
+            "INSERT INTO identity_sessions (id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent)
+             VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+        )
+        .bind(&session.id)
+        .bind(&session.user_id)
+        .bind(session.created_at_ms)
+        .bind(session.last_used_at_ms)
+        .bind(session.expires_at_ms)
+        .bind(&session.user_agent)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        sqlx::query("INSERT INTO identity_refresh_tokens (token_hash, session_id, issued_at_ms, superseded_at_ms) VALUES ($1, $2, $3, NULL)")
+            .bind(refresh_token_hash)
+            .bind(&session.id)
+            .bind(session.created_at_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(internal)?;
+        tx.commit().await.map_err(internal)
+    }
+
+    pub async fn refresh_token_state(&self, token_hash: &str) -> AppResult<RefreshTokenState> {
+        let row = sqlx::query(
+            "SELECT t.session_id, t.superseded_at_ms, s.user_id, s.created_at_ms, s.last_used_at_ms, s.expires_at_ms, s.revoked_at_ms, s.user_agent
+             FROM identity_refresh_tokens t JOIN identity_sessions s ON s.id = t.session_id
+             WHERE t.token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)?;
+        let Some(row) = row else {
+            return Ok(RefreshTokenState::Unknown);
+        };
+        let session_id: String = row.try_get("session_id").map_err(internal)?;
+        let superseded: Option<i64> = row.try_get("superseded_at_ms").map_err(internal)?;
+        if superseded.is_some() {
+            return Ok(RefreshTokenState::Superseded { session_id });
+        }
+        Ok(RefreshTokenState::Current {
+            session: SessionRecord {
+                id: session_id,
+                user_id: row.try_get("user_id").map_err(internal)?,
+                created_at_ms: row.try_get("created_at_ms").map_err(internal)?,
+                last_used_at_ms: row.try_get("last_used_at_ms").map_err(internal)?,
+                expires_at_ms: row.try_get("expires_at_ms").map_err(internal)?,
+                revoked_at_ms: row.try_get("revoked_at_ms").map_err(internal)?,
+                user_agent: row.try_get("user_agent").map_err(internal)?,
+            },
+        })
+    }
+
+    /// Swaps the session's current refresh token for a new one. `Ok(false)` when the old token
+    /// was superseded meanwhile (a concurrent refresh won): the caller treats it as reuse.
+    pub async fn rotate_refresh_token(
+        &self,
+        session_id: &str,
+        old_hash: &str,
+        new_hash: &str,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<bool> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let superseded = sqlx::query(
+            "UPDATE identity_refresh_tokens SET superseded_at_ms = $1 WHERE token_hash = $2 AND superseded_at_ms IS NULL",
+        )
+        .bind(now_ms)
+        .bind(old_hash)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        if superseded.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query("INSERT INTO identity_refresh_tokens (token_hash, session_id, issued_at_ms, superseded_at_ms) VALUES ($1, $2, $3, NULL)")
+            .bind(new_hash)
+            .bind(session_id)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(internal)?;
+        sqlx::query(
+            "UPDATE identity_sessions SET last_used_at_ms = $1, expires_at_ms = $2 WHERE id = $3",
+        )
+        .bind(now_ms)
+        .bind(expires_at_ms)
+        .bind(session_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        tx.commit().await.map_err(internal)?;
+        Ok(true)
+    }
+
+    pub async fn session(&self, session_id: &str) -> AppResult<Option<SessionRecord>> {
+        let row = sqlx::query(
+            "SELECT id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent FROM identity_sessions WHERE id = $1",
+        )
+        .bind(session_id)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)?;
+        row.as_ref().map(session_from_row).transpose()
+    }
+
+    pub async fn active_sessions(
+        &self,
+        user_id: &str,
+        now_ms: i64,
+    ) -> AppResult<Vec<SessionRecord>> {
+        let rows = sqlx::query(
+            "SELECT id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent FROM identity_sessions
+             WHERE user_id = $1 AND revoked_at_ms IS NULL AND expires_at_ms > $2 ORDER BY created_at_ms, id",
+        )
+        .bind(user_id)
+        .bind(now_ms)
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        rows.iter().map(session_from_row).collect()
+    }
+
+    /// Revokes one session; whether it was active.
+    pub async fn revoke_session(&self, session_id: &str, now_ms: i64) -> AppResult<bool> {
+        let result = sqlx::query("UPDATE identity_sessions SET revoked_at_ms = $1 WHERE id = $2 AND revoked_at_ms IS NULL")
+            .bind(now_ms)
+            .bind(session_id)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(result.rows_affected() > 0)
+    }
+
+    pub async fn revoke_all_sessions(&self, user_id: &str, now_ms: i64) -> AppResult<()> {
+        sqlx::query("UPDATE identity_sessions SET revoked_at_ms = $1 WHERE user_id = $2 AND revoked_at_ms IS NULL")
+            .bind(now_ms)
+            .bind(user_id)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    /// Stores a new one-time token, invalidating the user's older unused ones of that purpose.
+    pub async fn replace_one_time_token(
+        &self,
+        user_id: &str,
+        purpose: TokenPurpose,
+        token_hash: &str,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<()> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        sqlx::query("UPDATE identity_one_time_tokens SET used_at_ms = $1 WHERE user_id = $2 AND purpose = $3 AND used_at_ms IS NULL")
+            .bind(now_ms)
+            .bind(user_id)
+            .bind(purpose.as_str())
+            .execute(&mut *tx)
+            .await
+            .map_err(internal)?;
+        sqlx::query(
+            "INSERT INTO identity_one_time_tokens (token_hash, user_id, purpose, created_at_ms, expires_at_ms, used_at_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
+        )
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(purpose.as_str())
+        .bind(now_ms)
+        .bind(expires_at_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        tx.commit().await.map_err(internal)
+    }
+
+    /// Spends a one-time token: returns its user when it was unused and unexpired. Marking it
+    /// used is a conditional update, so two concurrent uses cannot both succeed.
+    pub async fn consume_one_time_token(
+        &self,
+        token_hash: &str,
+        purpose: TokenPurpose,
+        now_ms: i64,
+    ) -> AppResult<Option<String>> {
+        let row = sqlx::query(
+            "SELECT user_id FROM identity_one_time_tokens WHERE token_hash = $1 AND purpose = $2 AND used_at_ms IS NULL AND expires_at_ms > $3",
+        )
+        .bind(token_hash)
+        .bind(purpose.as_str())
+        .bind(now_ms)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let user_id: String = row.try_get("user_id").map_err(internal)?;
+        let spent = sqlx::query("UPDATE identity_one_time_tokens SET used_at_ms = $1 WHERE token_hash = $2 AND used_at_ms IS NULL")
+            .bind(now_ms)
+            .bind(token_hash)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok((spent.rows_affected() == 1).then_some(user_id))
+    }
+}
+
+fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
+    let roles: String = row.try_get("roles").map_err(internal)?;
+    Ok(UserRecord {
+        id: row.try_get("id").map_err(internal)?,
+        email: row.try_get("email").map_err(internal)?,
+        display_name: row.try_get("display_name").map_err(internal)?,
+        password_hash: row.try_get("password_hash").map_err(internal)?,
+        roles: roles
+            .split(',')
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        email_confirmed_at_ms: row.try_get("email_confirmed_at_ms").map_err(internal)?,
+        locked_at_ms: row.try_get("locked_at_ms").map_err(internal)?,
+        created_at_ms: row.try_get("created_at_ms").map_err(internal)?,
+    })
+}
+
+fn session_from_row(row: &AnyRow) -> AppResult<SessionRecord> {
+    Ok(SessionRecord {
+        id: row.try_get("id").map_err(internal)?,
+        user_id: row.try_get("user_id").map_err(internal)?,
+        created_at_ms: row.try_get("created_at_ms").map_err(internal)?,
+        last_used_at_ms: row.try_get("last_used_at_ms").map_err(internal)?,
+        expires_at_ms: row.try_get("expires_at_ms").map_err(internal)?,
+        revoked_at_ms: row.try_get("revoked_at_ms").map_err(internal)?,
+        user_agent: row.try_get("user_agent").map_err(internal)?,
+    })
+}

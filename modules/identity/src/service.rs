@@ -1,0 +1,482 @@
+//! The identity use cases, independent of HTTP.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use infra::database::now_ms;
+use infra::mail::{MailTemplate, Mailer};
+use kernel::{AccessTokenClaims, AppError, AppResult, PageRequest, Principal, TokenVerifier};
+
+use crate::domain::{ADMIN_ROLE, Email, OpaqueToken, Password, PasswordHasher};
+use crate::repository::{
+    IdentityRepository, RefreshTokenState, SessionRecord, TokenPurpose, UserRecord,
+};
+use crate::settings::IdentitySettings;
+
+const CONFIRM_EMAIL: MailTemplate = MailTemplate {
+    subject: "Confirm your email address",
+    text: include_str!("../templates/confirm_email.txt"),
+    html: include_str!("../templates/confirm_email.html"),
+};
+
+const RESET_PASSWORD: MailTemplate = MailTemplate {
+    subject: "Reset your password",
+    text: include_str!("../templates/reset_password.txt"),
+    html: include_str!("../templates/reset_password.html"),
+};
+
+/// The one answer to every failed login, whatever failed: no hint about which emails exist.
+fn invalid_credentials() -> AppError {
+    AppError::Unauthorized("The email or password is incorrect.".into())
+}
+
+fn invalid_session() -> AppError {
+    AppError::Unauthorized("The session is no longer valid: log in again.".into())
+}
+
+fn invalid_refresh_token() -> AppError {
+    AppError::Unauthorized(
+        "The refresh token is invalid, expired or already used: log in again.".into(),
+    )
+}
+
+/// A freshly issued access and refresh token.
+pub struct TokenPair {
+    pub access_token: String,
+    pub refresh_token: String,
+    pub expires_in_secs: u64,
+}
+
+/// Everything the identity module does.
+pub struct IdentityService {
+    repository: IdentityRepository,
+    hasher: PasswordHasher,
+    tokens: Arc<TokenVerifier>,
+    access_token_ttl: Duration,
+    settings: IdentitySettings,
+    mailer: Arc<dyn Mailer>,
+}
+
+impl IdentityService {
+    pub fn new(
+        repository: IdentityRepository,
+        hasher: PasswordHasher,
+        tokens: Arc<TokenVerifier>,
+        access_token_ttl: Duration,
+        settings: IdentitySettings,
+        mailer: Arc<dyn Mailer>,
+    ) -> Self {
+        Self {
+            repository,
+            hasher,
+            tokens,
+            access_token_ttl,
+            settings,
+            mailer,
+        }
+    }
+
+    /// Creates an account and mails a confirmation link.
+    pub async fn register(
+        &self,
+        email: &str,
+        password: &str,
+        display_name: Option<String>,
+    ) -> AppResult<UserRecord> {
+        let email = Email::parse(email)?;
+        let password = Password::parse(password, "password")?;
+        let display_name = display_name
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty());
+        if display_name
+            .as_ref()
+            .is_some_and(|n| n.chars().count() > 100)
+        {
+            return Err(AppError::Invalid(
+                "`displayName` must be at most 100 characters long.".into(),
+            ));
+        }
+        let user = UserRecord {
+            id: uuid::Uuid::now_v7().to_string(),
+            email: email.as_str().to_owned(),
+            display_name,
+            password_hash: self.hash_off_thread(password).await?,
+            roles: Vec::new(),
+            email_confirmed_at_ms: None,
+            locked_at_ms: None,
+            created_at_ms: now_ms(),
+        };
+        if !self.repository.insert_user(&user).await? {
+            return Err(AppError::Conflict(
+                "An account with this email already exists.".into(),
+            ));
+        }
+        self.send_one_time_link(&user, TokenPurpose::ConfirmEmail)
+            .await?;
+        Ok(user)
+    }
+
+    /// Checks credentials and opens a session.
+    pub async fn login(
+        &self,
+        email: &str,
+        password: &str,
+        user_agent: Option<String>,
+    ) -> AppResult<TokenPair> {
+        let user = match Email::parse(email) {
+            Ok(email) => self.repository.user_by_email(email.as_str()).await?,
+            Err(_) => None,
+        };
+        let stored = user.as_ref().map(|u| u.password_hash.clone());
+        let hasher = self.hasher.clone();
+        let candidate = password.to_owned();
+        // Verified even when the account does not exist (against a dummy hash): the same work,
+        // so the same time, for an unknown email and a wrong password.
+        let matches =
+            tokio::task::spawn_blocking(move || hasher.verify(&candidate, stored.as_deref()))
+                .await
+                .map_err(AppError::internal)?;
+        let Some(user) = user.filter(|_| matches) else {
+            return Err(invalid_credentials());
+        };
+        if user.locked_at_ms.is_some() {
+            return Err(AppError::Forbidden(
+                "This account is locked. Contact an administrator.".into(),
+            ));
+        }
+        if self.settings.require_confirmed_email && user.email_confirmed_at_ms.is_none() {
+            return Err(AppError::Forbidden(
+                "Confirm your email address before logging in.".into(),
+            ));
+        }
+        if self.hasher.is_outdated(&user.password_hash) {
+            // The hash parameters were raised since this password was set: upgrade it now,
+            // while we hold the plain password.
+            let upgraded = self
+                .hash_off_thread(Password::parse(password, "password")?)
+                .await?;
+            self.repository
+                .set_password_hash(&user.id, &upgraded)
+                .await?;
+        }
+        let now = now_ms();
+        let refresh = OpaqueToken::generate();
+        let session = SessionRecord {
+            id: uuid::Uuid::now_v7().to_string(),
+            user_id: user.id.clone(),
+            created_at_ms: now,
+            last_used_at_ms: now,
+            expires_at_ms: now + self.settings.refresh_token_ttl.as_millis() as i64,
+            revoked_at_ms: None,
+            user_agent: user_agent.map(|ua| ua.chars().take(200).collect()),
+        };
+        self.repository
+            .insert_session(&session, &refresh.hash)
+            .await?;
+        self.token_pair(&user, &session.id, refresh.plain)
+    }
+
+    /// Exchanges a refresh token for a new pair; the old refresh token stops working. A token
+    /// that was already exchanged revokes its whole session: someone is replaying it.
+    pub async fn refresh(&self, refresh_token: &str) -> AppResult<TokenPair> {
+        let old_hash = OpaqueToken::hash_of(refresh_token);
+        let session = match self.repository.refresh_token_state(&old_hash).await? {
+            RefreshTokenState::Unknown => return Err(invalid_refresh_token()),
+            RefreshTokenState::Superseded { session_id } => {
+                tracing::warn!(
+                    session_id,
+                    "a superseded refresh token was presented: revoking its session"
+                );
+                self.repository
+                    .revoke_session(&session_id, now_ms())
+                    .await?;
+                return Err(invalid_refresh_token());
+            }
+            RefreshTokenState::Current { session } => session,
+        };
+        let now = now_ms();
+        if session.revoked_at_ms.is_some() || session.expires_at_ms <= now {
+            return Err(invalid_refresh_token());
+        }
+        let user = self
+            .repository
+            .user_by_id(&session.user_id)
+            .await?
+            .ok_or_else(invalid_refresh_token)?;
+        if user.locked_at_ms.is_some() {
+            return Err(invalid_refresh_token());
+        }
+        let refresh = OpaqueToken::generate();
+        let expires = now + self.settings.refresh_token_ttl.as_millis() as i64;
+        if !self
+            .repository
+            .rotate_refresh_token(&session.id, &old_hash, &refresh.hash, now, expires)
+            .await?
+        {
+            // A concurrent refresh exchanged it first: the same as a replay.
+            self.repository.revoke_session(&session.id, now).await?;
+            return Err(invalid_refresh_token());
+        }
+        self.token_pair(&user, &session.id, refresh.plain)
+    }
+
+    /// Ends the session a refresh token belongs to.
+    pub async fn revoke(&self, refresh_token: &str) -> AppResult<()> {
+        let session_id = match self
+            .repository
+            .refresh_token_state(&OpaqueToken::hash_of(refresh_token))
+            .await?
+        {
+            RefreshTokenState::Unknown => return Err(invalid_refresh_token()),
+            RefreshTokenState::Superseded { session_id } => session_id,
+            RefreshTokenState::Current { session } => session.id,
+        };
+        self.repository
+            .revoke_session(&session_id, now_ms())
+            .await?;
+        Ok(())
+    }
+
+    /// The caller's account, checked against the database: a revoked session, a locked or
+    /// deleted account stop working here even while the access token has not expired.
+    pub async fn authenticate(&self, principal: &Principal) -> AppResult<UserRecord> {
+        let session = self
+            .repository
+            .session(&principal.session_id)
+            .await?
+            .ok_or_else(invalid_session)?;
+        let active = session.revoked_at_ms.is_none()
+            && session.expires_at_ms > now_ms()
+            && session.user_id == principal.subject;
+        if !active {
+            return Err(invalid_session());
+        }
+        let user = self
+            .repository
+            .user_by_id(&principal.subject)
+            .await?
+            .ok_or_else(invalid_session)?;
+        if user.locked_at_ms.is_some() {
+            return Err(invalid_session());
+        }
+        Ok(user)
+    }
+
+    /// [`Self::authenticate`], and the caller must be an administrator.
+    pub async fn authenticate_admin(&self, principal: &Principal) -> AppResult<UserRecord> {
+        let user = self.authenticate(principal).await?;
+        if !user.roles.iter().any(|r| r == ADMIN_ROLE) {
+            return Err(AppError::Forbidden(
+                "This operation is for administrators.".into(),
+            ));
+        }
+        Ok(user)
+    }
+
+    pub async fn sessions(&self, principal: &Principal) -> AppResult<Vec<SessionRecord>> {
+        let user = self.authenticate(principal).await?;
+        self.repository.active_sessions(&user.id, now_ms()).await
+    }
+
+    /// Revokes one of the caller's sessions.
+    pub async fn revoke_session(&self, principal: &Principal, session_id: &str) -> AppResult<()> {
+        let user = self.authenticate(principal).await?;
+        let session = self.repository.session(session_id).await?;
+        match session {
+            Some(session) if session.user_id == user.id => {
+                self.repository.revoke_session(session_id, now_ms()).await?;
+                Ok(())
+            }
+            _ => Err(AppError::NotFound("session")),
+        }
+    }
+
+    /// Mails a reset link when the account exists; says nothing either way.
+    pub async fn forgot_password(&self, email: &str) -> AppResult<()> {
+        let Ok(email) = Email::parse(email) else {
+            return Ok(());
+        };
+        if let Some(user) = self.repository.user_by_email(email.as_str()).await? {
+            self.send_one_time_link(&user, TokenPurpose::ResetPassword)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Sets a new password with a reset token and ends every session of the account.
+    pub async fn reset_password(&self, token: &str, new_password: &str) -> AppResult<()> {
+        let password = Password::parse(new_password, "newPassword")?;
+        let now = now_ms();
+        let user_id = self
+            .repository
+            .consume_one_time_token(
+                &OpaqueToken::hash_of(token),
+                TokenPurpose::ResetPassword,
+                now,
+            )
+            .await?
+            .ok_or_else(|| {
+                AppError::Invalid("The reset token is invalid, expired or already used.".into())
+            })?;
+        let hash = self.hash_off_thread(password).await?;
+        self.repository.set_password_hash(&user_id, &hash).await?;
+        self.repository.revoke_all_sessions(&user_id, now).await?;
+        Ok(())
+    }
+
+    /// Mails a confirmation link when the account exists and is unconfirmed; says nothing.
+    pub async fn send_email_confirmation(&self, email: &str) -> AppResult<()> {
+        let Ok(email) = Email::parse(email) else {
+            return Ok(());
+        };
+        if let Some(user) = self.repository.user_by_email(email.as_str()).await?
+            && user.email_confirmed_at_ms.is_none()
+        {
+            self.send_one_time_link(&user, TokenPurpose::ConfirmEmail)
+                .await?;
+        }
+        Ok(())
+    }
+
+    pub async fn confirm_email(&self, token: &str) -> AppResult<()> {
+        let now = now_ms();
+        let user_id = self
+            .repository
+            .consume_one_time_token(
+                &OpaqueToken::hash_of(token),
+                TokenPurpose::ConfirmEmail,
+                now,
+            )
+            .await?
+            .ok_or_else(|| {
+                AppError::Invalid(
+                    "The confirmation token is invalid, expired or already used.".into(),
+                )
+            })?;
+        self.repository.confirm_email(&user_id, now).await
+    }
+
+    pub async fn list_users(&self, page: PageRequest) -> AppResult<(Vec<UserRecord>, u64)> {
+        self.repository.list_users(page).await
+    }
+
+    /// Locks an account and ends its sessions.
+    pub async fn lock(&self, user_id: &str) -> AppResult<()> {
+        let now = now_ms();
+        if !self.repository.set_locked(user_id, Some(now)).await? {
+            return Err(AppError::NotFound("user"));
+        }
+        self.repository.revoke_all_sessions(user_id, now).await
+    }
+
+    pub async fn unlock(&self, user_id: &str) -> AppResult<()> {
+        if !self.repository.set_locked(user_id, None).await? {
+            return Err(AppError::NotFound("user"));
+        }
+        Ok(())
+    }
+
+    /// Grants the administrator role to an existing account (used by `app grant-admin`).
+    pub async fn grant_admin(&self, email: &str) -> AppResult<UserRecord> {
+        let email = Email::parse(email)?;
+        let mut user = self
+            .repository
+            .user_by_email(email.as_str())
+            .await?
+            .ok_or(AppError::NotFound("user"))?;
+        if !user.roles.iter().any(|r| r == ADMIN_ROLE) {
+            user.roles.push(ADMIN_ROLE.to_owned());
+            self.repository.set_roles(&user.id, &user.roles).await?;
+        }
+        Ok(user)
+    }
+
+    fn token_pair(
+        &self,
+        user: &UserRecord,
+        session_id: &str,
+        refresh_token: String,
+    ) -> AppResult<TokenPair> {
+        let issued_at = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_err(AppError::internal)?
+            .as_secs();
+        let claims = AccessTokenClaims {
+            sub: user.id.clone(),
+            sid: session_id.to_owned(),
+            roles: user.roles.clone(),
+            iss: self.tokens.issuer().to_owned(),
+            aud: self.tokens.audience().to_owned(),
+            iat: issued_at,
+            exp: issued_at + self.access_token_ttl.as_secs(),
+        };
+        Ok(TokenPair {
+            access_token: self.tokens.sign(&claims).map_err(AppError::internal)?,
+            refresh_token,
+            expires_in_secs: self.access_token_ttl.as_secs(),
+        })
+    }
+
+    /// argon2 is deliberately slow: keep it off the async workers.
+    async fn hash_off_thread(&self, password: Password) -> AppResult<String> {
+        let hasher = self.hasher.clone();
+        tokio::task::spawn_blocking(move || hasher.hash(&password))
+            .await
+            .map_err(AppError::internal)?
+    }
+
+    /// Stores a new one-time token (superseding older ones) and mails its link. The mail is
+    /// sent in the background: how long SMTP takes must not tell a caller whether the account
+    /// exists.
+    async fn send_one_time_link(&self, user: &UserRecord, purpose: TokenPurpose) -> AppResult<()> {
+        let token = OpaqueToken::generate();
+        let (ttl, template, page) = match purpose {
+            TokenPurpose::ResetPassword => (
+                self.settings.reset_token_ttl,
+                RESET_PASSWORD,
+                "reset-password",
+            ),
+            TokenPurpose::ConfirmEmail => (
+                self.settings.confirmation_token_ttl,
+                CONFIRM_EMAIL,
+                "confirm-email",
+            ),
+        };
+        let now = now_ms();
+        self.repository
+            .replace_one_time_token(
+                &user.id,
+                purpose,
+                &token.hash,
+                now,
+                now + ttl.as_millis() as i64,
+            )
+            .await?;
+        let link = format!(
+            "{}/{page}?token={}",
+            self.settings.public_base_url.trim_end_matches('/'),
+            token.plain
+        );
+        let expires = humantime::format_duration(ttl).to_string();
+        let name = user
+            .display_name
+            .clone()
+            .unwrap_or_else(|| user.email.clone());
+        let mail = template.render(
+            &user.email,
+            &[
+                ("name", &name),
+                ("service", &self.settings.service_name),
+                ("link", &link),
+                ("expires", &expires),
+            ],
+        );
+        let mailer = Arc::clone(&self.mailer);
+        tokio::spawn(async move {
+            if let Err(err) = mailer.send(mail).await {
+                tracing::error!(error = %err, "a mail could not be sent");
+            }
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,827 @@
+//! Fixed-window rate limiting for the endpoints attackers hammer: login (password guessing),
+//! registration (account spam) and the ones that send mail (mail bombing a victim's inbox).
+//!
+//! A caller names a bucket (`login:addr:203.0.113.7`, `login:account:ada@example.com`) and a
+//! limit per window; [`RateLimiter::hit`] counts the request and answers
+//! [`RateDecision::Limited`] once the bucket's count in its current window exceeds the limit,
+//! with the time until that window ends (for `Retry-After`). A window opens at a bucket's first
+//! hit and lasts `window`; the next hit after it ends opens a new one.
+//!
+//! Fixed windows are the simplest scheme that bounds an attacker to `limit` attempts per
+//! `window` (at worst twice that across a window boundary), which is all these limits are for;
+//! they cost one counter per bucket.
+//!
+//! Backends, chosen by the host ([`RateLimiter::from_settings`]):
+//!
+//! - **Redis**, when configured: counts are shared by every instance, so running more instances
+//!   does not multiply an attacker's budget. One Lua script per hit (one round trip, atomic).
+//!   On a Redis error the request is **allowed** (fail open) and a warning logged: a Redis outage
+//!   must not lock every user out of logging in. The price is that limits lapse during the outage,
+//!   which the warnings make visible.
+//! - **Memory**: counts per instance, in a bounded map. When it is full of live windows, new
+//!   buckets are allowed without being counted (and a warning logged) rather than the map
+//!   growing without bound under an attack that rotates bucket names.
+//! - **Disabled**: everything is allowed (`rate_limit.enabled = false`).
+//!
+//! Bucket names are hashed (SHA-256) before they are stored: they contain user input such as
+//! e-mail addresses, which should neither sit in Redis in clear nor make keys arbitrarily long.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::time::Duration;
+
+use redis::Script;
+use redis::aio::ConnectionManager;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use tokio::time::Instant;
+
+use crate::settings::SettingsError;
+
+/// How many buckets the in-process limiter tracks at most: at ~100 bytes a bucket, about 10 MiB.
+pub const DEFAULT_MEMORY_CAPACITY: usize = 100_000;
+
+/// Windows are clamped to this range: Redis expires keys with millisecond precision (and a zero
+/// expiry would delete the counter at once), and a year is past any sensible window while
+/// keeping instant arithmetic far from overflow.
+const MIN_WINDOW: Duration = Duration::from_millis(1);
+const MAX_WINDOW: Duration = Duration::from_secs(366 * 24 * 60 * 60);
+
+/// How often the in-process limiter repeats its "full" warning while it stays full.
+const FULL_WARNING_INTERVAL: Duration = Duration::from_secs(60);
+
+/// The answer to one hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateDecision {
+    Allowed,
+    /// Over the limit until the bucket's current window ends, `retry_after` from now.
+    Limited {
+        retry_after: Duration,
+    },
+}
+
+impl RateDecision {
+    pub fn is_limited(&self) -> bool {
+        matches!(self, Self::Limited { .. })
+    }
+
+    /// The `Retry-After` header value in whole seconds: rounded up, and at least 1 (a client told
+    /// to retry after 0 seconds would retry at once and be refused again).
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            Self::Allowed => None,
+            Self::Limited { retry_after } => {
+                let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+                Some(secs.max(1))
+            }
+        }
+    }
+}
+
+/// Counts hits per bucket and window. Cheap to clone: clones share their counts.
+#[derive(Clone)]
+pub enum RateLimiter {
+    /// Allows everything.
+    Disabled,
+    /// Counts in this process.
+    Memory(Arc<MemoryLimiter>),
+    /// Counts in Redis under `{key_prefix}ratelimit:{sha256(bucket) hex}`, shared by instances.
+    Redis {
+        connection: ConnectionManager,
+        key_prefix: String,
+    },
+}
+
+impl fmt::Debug for RateLimiter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Disabled => f.write_str("RateLimiter::Disabled"),
+            Self::Memory(limiter) => f
+                .debug_struct("RateLimiter::Memory")
+                .field("capacity", &limiter.capacity)
+                .finish_non_exhaustive(),
+            Self::Redis { key_prefix, .. } => f
+                .debug_struct("RateLimiter::Redis")
+                .field("key_prefix", key_prefix)
+                .finish_non_exhaustive(),
+        }
+    }
+}
+
+impl RateLimiter {
+    pub fn disabled() -> Self {
+        Self::Disabled
+    }
+
+    /// An in-process limiter tracking at most `capacity` buckets.
+    pub fn memory(capacity: usize) -> Self {
+        Self::Memory(Arc::new(MemoryLimiter::new(capacity)))
+    }
+
+    /// A limiter shared through Redis. `key_prefix` is `redis.key_prefix`.
+    pub fn redis(connection: ConnectionManager, key_prefix: impl Into<String>) -> Self {
+        Self::Redis {
+            connection,
+            key_prefix: key_prefix.into(),
+        }
+    }
+
+    /// The limiter the settings call for: disabled, else Redis when the host has a connection,
+    /// else in process (which only limits per instance).
+    pub fn from_settings(
+        settings: &RateLimitSettings,
+        redis: Option<&ConnectionManager>,
+        key_prefix: &str,
+    ) -> Self {
+        match (settings.enabled, redis) {
+            (false, _) => Self::disabled(),
+            (true, Some(connection)) => Self::redis(connection.clone(), key_prefix),
+            (true, None) => Self::memory(DEFAULT_MEMORY_CAPACITY),
+        }
+    }
+
+    /// Counts one hit in `bucket`'s current window and answers whether it is over `limit`
+    /// (the first `limit` hits of a window are allowed).
+    pub async fn hit(&self, bucket: &str, limit: u32, window: Duration) -> RateDecision {
+        let window = window.clamp(MIN_WINDOW, MAX_WINDOW);
+        match self {
+            Self::Disabled => RateDecision::Allowed,
+            Self::Memory(limiter) => limiter.hit(bucket, limit, window),
+            Self::Redis {
+                connection,
+                key_prefix,
+            } => {
+                let key = format!("{key_prefix}ratelimit:{}", hex::encode(digest(bucket)));
+                match redis_hit(connection, &key, window).await {
+                    Ok((count, ttl)) => decide(count, limit, ttl),
+                    Err(err) => {
+                        tracing::warn!(
+                            error = %err,
+                            "rate limiter: Redis failed, allowing the request (fail open)"
+                        );
+                        RateDecision::Allowed
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// KEYS[1] the bucket's counter; ARGV[1] the window in ms. Replies {count, ms until the window
+/// ends}. The expiry is set when the key has none: on the window's first hit, and also (should
+/// one ever exist) on a counter left without a TTL, which would otherwise limit forever.
+static HIT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+",
+    )
+});
+
+async fn redis_hit(
+    connection: &ConnectionManager,
+    key: &str,
+    window: Duration,
+) -> Result<(u64, Duration), redis::RedisError> {
+    // A clone shares the multiplexed connection; the manager's response timeout (set where it
+    // is built, `crate::redis::connect`) bounds how long a silent Redis can hold the request.
+    let mut connection = connection.clone();
+    let (count, ttl_ms): (u64, u64) = HIT
+        .key(key)
+        .arg(u64::try_from(window.as_millis()).unwrap_or(u64::MAX))
+        .invoke_async(&mut connection)
+        .await?;
+    Ok((count, Duration::from_millis(ttl_ms)))
+}
+
+fn decide(count: u64, limit: u32, until_window_ends: Duration) -> RateDecision {
+    if count > u64::from(limit) {
+        RateDecision::Limited {
+            retry_after: until_window_ends,
+        }
+    } else {
+        RateDecision::Allowed
+    }
+}
+
+fn digest(bucket: &str) -> [u8; 32] {
+    Sha256::digest(bucket.as_bytes()).into()
+}
+
+/// The in-process backend: a bounded map from bucket digest to its current window.
+///
+/// The mutex is held only for a map operation and never across an `await` ([`Self::hit`] is
+/// synchronous), so a plain `std::sync::Mutex` is the right lock.
+pub struct MemoryLimiter {
+    capacity: usize,
+    state: Mutex<MemoryState>,
+}
+
+struct MemoryState {
+    windows: HashMap<[u8; 32], Window>,
+    /// Set when a sweep found the map full of live windows: the earliest time one of them ends.
+    /// Until then another sweep could free nothing, so a full map refuses new buckets in O(1).
+    no_sweep_until: Option<Instant>,
+    warned_full_at: Option<Instant>,
+}
+
+struct Window {
+    count: u64,
+    ends_at: Instant,
+}
+
+impl MemoryLimiter {
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            capacity,
+            state: Mutex::new(MemoryState {
+                windows: HashMap::new(),
+                no_sweep_until: None,
+                warned_full_at: None,
+            }),
+        }
+    }
+
+    /// The number of buckets tracked now (expired ones included until they are swept).
+    pub fn len(&self) -> usize {
+        self.lock().windows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// [`RateLimiter::hit`] for this backend.
+    pub fn hit(&self, bucket: &str, limit: u32, window: Duration) -> RateDecision {
+        let window = window.clamp(MIN_WINDOW, MAX_WINDOW);
+        let key = digest(bucket);
+        let now = Instant::now();
+        let mut state = self.lock();
+        if let Some(current) = state.windows.get_mut(&key) {
+            if current.ends_at > now {
+                current.count = current.count.saturating_add(1);
+            } else {
+                *current = Window {
+                    count: 1,
+                    ends_at: now + window,
+                };
+            }
+            return decide(current.count, limit, current.ends_at - now);
+        }
+        if state.windows.len() >= self.capacity && !state.make_room(now, self.capacity) {
+            state.warn_full(now, self.capacity);
+            return RateDecision::Allowed;
+        }
+        state.windows.insert(
+            key,
+            Window {
+                count: 1,
+                ends_at: now + window,
+            },
+        );
+        decide(1, limit, window)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, MemoryState> {
+        // Every update leaves the map consistent, so a panic elsewhere cannot have broken it.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl MemoryState {
+    /// Drops ended windows; answers whether there is now room for one more bucket.
+    fn make_room(&mut self, now: Instant, capacity: usize) -> bool {
+        if self.no_sweep_until.is_some_and(|until| now < until) {
+            return false;
+        }
+        self.windows.retain(|_, window| window.ends_at > now);
+        if self.windows.len() < capacity {
+            self.no_sweep_until = None;
+            return true;
+        }
+        self.no_sweep_until = self.windows.values().map(|window| window.ends_at).min();
+        false
+    }
+
+    fn warn_full(&mut self, now: Instant, capacity: usize) {
+        let due = self
+            .warned_full_at
+            .is_none_or(|at| now.duration_since(at) >= FULL_WARNING_INTERVAL);
+        if due {
+            self.warned_full_at = Some(now);
+            tracing::warn!(
+                capacity,
+                "in-process rate limiter is full of live windows: new buckets are allowed \
+                 uncounted (configure redis.url to share and bound limits across instances)"
+            );
+        }
+    }
+}
+
+/// `[rate_limit]`: the limits of the abuse-prone endpoints, each per `window`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitSettings {
+    /// `false` turns every limit off.
+    pub enabled: bool,
+    /// The length of a counting window, e.g. `15m`.
+    #[serde(with = "humantime_serde")]
+    pub window: Duration,
+    /// Login attempts per client address (password spraying across accounts).
+    pub login_per_address: u32,
+    /// Login attempts per account (password guessing on one account, from many addresses).
+    pub login_per_account: u32,
+    /// Registrations per client address.
+    pub register_per_address: u32,
+    /// Mails requested per client address (forgot-password, send-email-confirmation).
+    pub email_per_address: u32,
+    /// Mails requested per account: bounds how often a victim's inbox can be filled.
+    pub email_per_account: u32,
+}
+
+impl Default for RateLimitSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            window: Duration::from_secs(15 * 60),
+            login_per_address: 50,
+            login_per_account: 10,
+            register_per_address: 20,
+            email_per_address: 20,
+            email_per_account: 5,
+        }
+    }
+}
+
+impl RateLimitSettings {
+    /// Checks the values; the error names the key, as the host's start-up checks do.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        if self.window < Duration::from_secs(1) || self.window > MAX_WINDOW {
+            return Err(SettingsError::invalid(
+                "rate_limit.window",
+                "must be between 1s and 366 days",
+            ));
+        }
+        let limits = [
+            ("rate_limit.login_per_address", self.login_per_address),
+            ("rate_limit.login_per_account", self.login_per_account),
+            ("rate_limit.register_per_address", self.register_per_address),
+            ("rate_limit.email_per_address", self.email_per_address),
+            ("rate_limit.email_per_account", self.email_per_account),
+        ];
+        for (key, limit) in limits {
+            if limit == 0 {
+                return Err(SettingsError::invalid(
+                    key,
+                    "must be greater than 0 (set rate_limit.enabled = false to turn limits off)",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use redis::AsyncCommands;
+    use redis::aio::ConnectionManagerConfig;
+
+    use super::*;
+
+    const WINDOW: Duration = Duration::from_secs(60);
+
+    fn memory() -> RateLimiter {
+        RateLimiter::memory(DEFAULT_MEMORY_CAPACITY)
+    }
+
+    /// Hits `bucket` `limit` times, asserting each is allowed.
+    async fn use_up(limiter: &RateLimiter, bucket: &str, limit: u32, window: Duration) {
+        for n in 1..=limit {
+            assert_eq!(
+                limiter.hit(bucket, limit, window).await,
+                RateDecision::Allowed,
+                "hit {n} of {limit} in {bucket}"
+            );
+        }
+    }
+
+    fn retry_after(decision: RateDecision) -> Duration {
+        match decision {
+            RateDecision::Limited { retry_after } => retry_after,
+            RateDecision::Allowed => panic!("expected Limited, got Allowed"),
+        }
+    }
+
+    // ---- the decision ----
+
+    #[test]
+    fn retry_after_rounds_up_to_whole_seconds_and_never_zero() {
+        let limited = |ms| RateDecision::Limited {
+            retry_after: Duration::from_millis(ms),
+        };
+        assert_eq!(limited(1500).retry_after_secs(), Some(2));
+        assert_eq!(limited(2000).retry_after_secs(), Some(2));
+        assert_eq!(limited(200).retry_after_secs(), Some(1));
+        assert_eq!(limited(0).retry_after_secs(), Some(1));
+        assert_eq!(RateDecision::Allowed.retry_after_secs(), None);
+        assert!(limited(1).is_limited());
+        assert!(!RateDecision::Allowed.is_limited());
+    }
+
+    #[tokio::test]
+    async fn disabled_allows_everything() {
+        let limiter = RateLimiter::from_settings(
+            &RateLimitSettings {
+                enabled: false,
+                ..RateLimitSettings::default()
+            },
+            None,
+            "",
+        );
+        assert!(matches!(limiter, RateLimiter::Disabled));
+        for _ in 0..10 {
+            assert_eq!(limiter.hit("b", 1, WINDOW).await, RateDecision::Allowed);
+        }
+    }
+
+    // ---- in process ----
+
+    #[tokio::test(start_paused = true)]
+    async fn memory_allows_the_limit_then_limits_until_the_window_ends() {
+        let limiter = memory();
+        use_up(&limiter, "login:addr:1", 3, WINDOW).await;
+        tokio::time::advance(Duration::from_secs(20)).await;
+        let decision = limiter.hit("login:addr:1", 3, WINDOW).await;
+        // The window opened at the first hit, 20 s ago.
+        assert_eq!(retry_after(decision), Duration::from_secs(40));
+        assert_eq!(decision.retry_after_secs(), Some(40));
+        // Still limited, and still counting, until the window ends.
+        tokio::time::advance(Duration::from_secs(39)).await;
+        assert_eq!(
+            retry_after(limiter.hit("login:addr:1", 3, WINDOW).await),
+            Duration::from_secs(1)
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn memory_windows_reset() {
+        let limiter = memory();
+        use_up(&limiter, "b", 2, WINDOW).await;
+        assert!(limiter.hit("b", 2, WINDOW).await.is_limited());
+        tokio::time::advance(WINDOW).await;
+        // A new window: the full limit again.
+        use_up(&limiter, "b", 2, WINDOW).await;
+        assert!(limiter.hit("b", 2, WINDOW).await.is_limited());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn memory_buckets_are_independent() {
+        let limiter = memory();
+        use_up(&limiter, "login:account:ada@example.com", 2, WINDOW).await;
+        assert!(
+            limiter
+                .hit("login:account:ada@example.com", 2, WINDOW)
+                .await
+                .is_limited()
+        );
+        use_up(&limiter, "login:account:bob@example.com", 2, WINDOW).await;
+        use_up(&limiter, "login:addr:ada@example.com", 2, WINDOW).await;
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn clones_share_counts() {
+        let limiter = memory();
+        let clone = limiter.clone();
+        use_up(&limiter, "b", 2, WINDOW).await;
+        assert!(clone.hit("b", 2, WINDOW).await.is_limited());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn memory_capacity_is_bounded_and_freed_by_ended_windows() {
+        let RateLimiter::Memory(inner) = RateLimiter::memory(3) else {
+            unreachable!("memory() builds the memory backend");
+        };
+        let limiter = RateLimiter::Memory(Arc::clone(&inner));
+        for bucket in ["a", "b", "c"] {
+            limiter.hit(bucket, 1, WINDOW).await;
+        }
+        assert!(limiter.hit("a", 1, WINDOW).await.is_limited());
+
+        // Full of live windows: a new bucket is allowed, uncounted, and the map does not grow.
+        for _ in 0..5 {
+            assert_eq!(limiter.hit("d", 1, WINDOW).await, RateDecision::Allowed);
+        }
+        assert_eq!(inner.len(), 3);
+        // Tracked buckets keep being limited meanwhile.
+        assert!(limiter.hit("b", 1, WINDOW).await.is_limited());
+
+        // Once the windows end, a sweep makes room and the new bucket is counted.
+        tokio::time::advance(WINDOW).await;
+        use_up(&limiter, "d", 1, WINDOW).await;
+        assert!(limiter.hit("d", 1, WINDOW).await.is_limited());
+        assert_eq!(inner.len(), 1, "the ended windows were swept");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_zero_window_is_clamped_not_a_panic() {
+        let limiter = memory();
+        assert_eq!(
+            limiter.hit("b", 1, Duration::ZERO).await,
+            RateDecision::Allowed
+        );
+        assert_eq!(
+            limiter.hit("b", 1, Duration::MAX).await,
+            RateDecision::Limited {
+                retry_after: Duration::from_millis(1)
+            }
+        );
+        tokio::time::advance(Duration::from_millis(1)).await;
+        assert_eq!(
+            limiter.hit("b", 1, Duration::MAX).await,
+            RateDecision::Allowed
+        );
+    }
+
+    // ---- settings ----
+
+    fn parse(toml: &str) -> Result<RateLimitSettings, config::ConfigError> {
+        config::Config::builder()
+            .add_source(config::File::from_str(toml, config::FileFormat::Toml))
+            .build()?
+            .get::<RateLimitSettings>("rate_limit")
+    }
+
+    #[test]
+    fn settings_defaults_and_parsing() {
+        let defaults = RateLimitSettings::default();
+        assert!(defaults.enabled);
+        assert_eq!(defaults.window, Duration::from_secs(900));
+        assert_eq!(
+            (
+                defaults.login_per_address,
+                defaults.login_per_account,
+                defaults.register_per_address,
+                defaults.email_per_address,
+                defaults.email_per_account
+            ),
+            (50, 10, 20, 20, 5)
+        );
+        defaults.validate().expect("the defaults are valid");
+
+        let settings =
+            parse("[rate_limit]\nwindow = \"1m 30s\"\nlogin_per_account = 3").expect("valid");
+        assert_eq!(settings.window, Duration::from_secs(90));
+        assert_eq!(settings.login_per_account, 3);
+        assert_eq!(
+            settings.login_per_address, 50,
+            "absent keys take their default"
+        );
+
+        assert!(
+            parse("[rate_limit]\nlogin_per_user = 3").is_err(),
+            "unknown key"
+        );
+        assert!(
+            parse("[rate_limit]\nwindow = \"soon\"").is_err(),
+            "not a duration"
+        );
+    }
+
+    #[test]
+    fn validation_names_the_key() {
+        let zero_limit = RateLimitSettings {
+            email_per_account: 0,
+            ..RateLimitSettings::default()
+        };
+        let err = zero_limit.validate().expect_err("a zero limit");
+        assert!(
+            err.to_string().contains("rate_limit.email_per_account"),
+            "{err}"
+        );
+
+        let short = RateLimitSettings {
+            window: Duration::from_millis(500),
+            ..RateLimitSettings::default()
+        };
+        let err = short.validate().expect_err("a sub-second window");
+        assert!(err.to_string().contains("rate_limit.window"), "{err}");
+    }
+
+    // ---- Redis ----
+
+    fn redis_url() -> String {
+        std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned())
+    }
+
+    /// Connects to the test Redis, failing the test (never skipping it) when there is none.
+    async fn connect() -> ConnectionManager {
+        let url = redis_url();
+        match tokio::time::timeout(Duration::from_secs(10), crate::redis::connect(&url)).await {
+            Ok(Ok(connection)) => connection,
+            Ok(Err(err)) => panic!(
+                "the Redis rate limiter tests need a Redis server at {url} (set REDIS_URL to use \
+                 another one): {err}"
+            ),
+            Err(_) => panic!(
+                "the Redis rate limiter tests need a Redis server at {url} (set REDIS_URL to use \
+                 another one): connecting timed out"
+            ),
+        }
+    }
+
+    /// A prefix no other test (or test run) uses, so tests run in parallel on one Redis.
+    /// Every counter carries a TTL, so nothing needs cleaning up afterwards.
+    fn unique_prefix() -> String {
+        format!("test:{}:", uuid::Uuid::new_v4().simple())
+    }
+
+    #[tokio::test]
+    async fn redis_allows_the_limit_then_limits_until_the_window_ends() {
+        let limiter = RateLimiter::redis(connect().await, unique_prefix());
+        use_up(&limiter, "login:addr:1", 3, WINDOW).await;
+        let first = retry_after(limiter.hit("login:addr:1", 3, WINDOW).await);
+        assert!(
+            first <= WINDOW && first > WINDOW - Duration::from_secs(10),
+            "retry_after {first:?}"
+        );
+        let second = retry_after(limiter.hit("login:addr:1", 3, WINDOW).await);
+        assert!(second <= first, "the window does not restart on later hits");
+    }
+
+    #[tokio::test]
+    async fn redis_windows_reset() {
+        let limiter = RateLimiter::redis(connect().await, unique_prefix());
+        let window = Duration::from_millis(300);
+        use_up(&limiter, "b", 2, window).await;
+        let decision = limiter.hit("b", 2, window).await;
+        assert!(retry_after(decision) <= window, "{decision:?}");
+        tokio::time::sleep(window + Duration::from_millis(100)).await;
+        use_up(&limiter, "b", 2, window).await;
+        assert!(limiter.hit("b", 2, window).await.is_limited());
+    }
+
+    #[tokio::test]
+    async fn redis_buckets_are_independent_and_instances_share_counts() {
+        let connection = connect().await;
+        let prefix = unique_prefix();
+        let first_instance = RateLimiter::redis(connection.clone(), prefix.clone());
+        let second_instance = RateLimiter::redis(connect().await, prefix.clone());
+        use_up(&first_instance, "login:account:ada@example.com", 2, WINDOW).await;
+        assert!(
+            second_instance
+                .hit("login:account:ada@example.com", 2, WINDOW)
+                .await
+                .is_limited(),
+            "another instance sees the same count"
+        );
+        use_up(&second_instance, "login:account:bob@example.com", 2, WINDOW).await;
+        // The same bucket under another prefix (another service) is another counter.
+        use_up(
+            &RateLimiter::redis(connection, unique_prefix()),
+            "login:account:ada@example.com",
+            2,
+            WINDOW,
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn redis_key_is_the_hashed_bucket_with_a_ttl() {
+        let mut connection = connect().await;
+        let prefix = unique_prefix();
+        let limiter = RateLimiter::redis(connection.clone(), prefix.clone());
+        let bucket = "login:account:ada@example.com";
+        limiter.hit(bucket, 5, WINDOW).await;
+        limiter.hit(bucket, 5, WINDOW).await;
+
+        let keys: Vec<String> = connection.keys(format!("{prefix}*")).await.expect("KEYS");
+        let expected = format!("{prefix}ratelimit:{}", hex::encode(digest(bucket)));
+        assert_eq!(keys, std::slice::from_ref(&expected));
+        assert!(
+            !expected.contains("ada"),
+            "the address is not stored in clear"
+        );
+        let count: u64 = connection.get(&expected).await.expect("GET");
+        assert_eq!(count, 2);
+        let ttl: i64 = connection.pttl(&expected).await.expect("PTTL");
+        assert!((1..=60_000).contains(&ttl), "TTL {ttl}");
+    }
+
+    #[tokio::test]
+    async fn redis_counter_without_a_ttl_gets_one() {
+        let mut connection = connect().await;
+        let prefix = unique_prefix();
+        let bucket = "b";
+        let key = format!("{prefix}ratelimit:{}", hex::encode(digest(bucket)));
+        let () = connection.set(&key, 7).await.expect("SET");
+        let limiter = RateLimiter::redis(connection.clone(), prefix);
+        assert!(limiter.hit(bucket, 5, WINDOW).await.is_limited());
+        let ttl: i64 = connection.pttl(&key).await.expect("PTTL");
+        assert!(
+            (1..=60_000).contains(&ttl),
+            "a stray counter would otherwise limit forever: TTL {ttl}"
+        );
+    }
+
+    #[tokio::test]
+    async fn redis_unreachable_fails_open() {
+        // Port 1 on loopback: nothing listens there, so every attempt is refused at once.
+        let client = redis::Client::open("redis://127.0.0.1:1").expect("valid URL");
+        let config = ConnectionManagerConfig::new()
+            .set_number_of_retries(0)
+            .set_connection_timeout(Some(Duration::from_secs(1)));
+        let connection = client
+            .get_connection_manager_lazy(config)
+            .expect("a lazy connection manager does not connect yet");
+        let limiter = RateLimiter::redis(connection, unique_prefix());
+        for _ in 0..3 {
+            let decision =
+                tokio::time::timeout(Duration::from_secs(10), limiter.hit("b", 1, WINDOW))
+                    .await
+                    .expect("a refused connection fails fast");
+            assert_eq!(decision, RateDecision::Allowed);
+        }
+    }
+
+    /// A `redis-server` child on a free port, killed when dropped.
+    struct PrivateRedis {
+        port: u16,
+        child: std::process::Child,
+    }
+
+    impl PrivateRedis {
+        fn start() -> Self {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|listener| listener.local_addr())
+                .map(|addr| addr.port())
+                .expect("a free port on 127.0.0.1");
+            let binary =
+                std::env::var("REDIS_SERVER_BIN").unwrap_or_else(|_| "redis-server".to_owned());
+            let child = std::process::Command::new(&binary)
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--save", "", "--appendonly", "no"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap_or_else(|err| {
+                    panic!(
+                        "this test starts its own Redis and stops it: install redis-server \
+                         (e.g. `apt-get install redis-server`) or set REDIS_SERVER_BIN ({binary}: {err})"
+                    )
+                });
+            Self { port, child }
+        }
+
+        fn url(&self) -> String {
+            format!("redis://127.0.0.1:{}", self.port)
+        }
+
+        fn stop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    impl Drop for PrivateRedis {
+        fn drop(&mut self) {
+            self.stop();
+        }
+    }
+
+    #[tokio::test]
+    async fn redis_outage_fails_open() {
+        let mut server = PrivateRedis::start();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let connection = loop {
+            match crate::redis::connect(&server.url()).await {
+                Ok(connection) => break connection,
+                Err(err) if Instant::now() > deadline => {
+                    panic!("the private redis-server did not answer within 10 s: {err}")
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        };
+        let limiter = RateLimiter::redis(connection, unique_prefix());
+        use_up(&limiter, "b", 1, WINDOW).await;
+        assert!(
+            limiter.hit("b", 1, WINDOW).await.is_limited(),
+            "Redis is counting"
+        );
+
+        server.stop();
+        for _ in 0..3 {
+            let decision =
+                tokio::time::timeout(Duration::from_secs(10), limiter.hit("b", 1, WINDOW))
+                    .await
+                    .expect("a Redis outage costs a bounded wait");
+            assert_eq!(decision, RateDecision::Allowed, "Redis is down: fail open");
+        }
+    }
+}

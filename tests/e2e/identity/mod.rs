@@ -1,0 +1,147 @@
+//! The identity module, end to end: accounts, tokens, sessions, mails, admin, limits.
+
+mod accounts;
+mod admin;
+mod idempotency;
+mod mail_links;
+mod rate_limits;
+mod tokens;
+
+use std::time::Duration;
+
+use e2e::{TestApp, TestAppBuilder};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use testing::smtp::SmtpCatcher;
+
+pub const PASSWORD: &str = "correct horse battery";
+
+/// A service with a real SMTP listener for its mail, and typed calls to `/auth`.
+pub struct Identity {
+    pub app: TestApp,
+    pub mail: SmtpCatcher,
+}
+
+/// The pair login and refresh answer.
+pub struct Tokens {
+    pub access: String,
+    pub refresh: String,
+}
+
+impl Identity {
+    pub async fn spawn() -> Self {
+        Self::spawn_with(TestApp::builder()).await
+    }
+
+    pub async fn spawn_with(builder: TestAppBuilder) -> Self {
+        let mail = SmtpCatcher::start()
+            .await
+            .expect("the SMTP listener starts");
+        let app = builder.setting("mail.smtp_url", &mail.url()).spawn().await;
+        Self { app, mail }
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> reqwest::Response {
+        self.app
+            .request(Method::POST, &format!("/api/v1/auth{path}"))
+            .json(&body)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    pub async fn register(&self, email: &str) -> reqwest::Response {
+        self.post("/register", json!({ "email": email, "password": PASSWORD }))
+            .await
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> reqwest::Response {
+        self.post("/login", json!({ "email": email, "password": password }))
+            .await
+    }
+
+    pub async fn refresh(&self, refresh_token: &str) -> reqwest::Response {
+        self.post("/refresh", json!({ "refreshToken": refresh_token }))
+            .await
+    }
+
+    /// Registers `email` and logs in.
+    pub async fn signed_in(&self, email: &str) -> Tokens {
+        assert_eq!(self.register(email).await.status(), StatusCode::CREATED);
+        tokens(self.login(email, PASSWORD).await).await
+    }
+
+    /// Registers `email`, makes it an administrator (as `app grant-admin` does), logs in.
+    pub async fn signed_in_admin(&self, email: &str) -> Tokens {
+        assert_eq!(self.register(email).await.status(), StatusCode::CREATED);
+        app::commands::grant_admin(&self.app.settings, email)
+            .await
+            .expect("grant-admin");
+        tokens(self.login(email, PASSWORD).await).await
+    }
+
+    pub async fn get_as(&self, access_token: &str, path: &str) -> reqwest::Response {
+        self.app
+            .request(Method::GET, path)
+            .bearer_auth(access_token)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    pub async fn post_as(&self, access_token: &str, path: &str) -> reqwest::Response {
+        self.app
+            .request(Method::POST, path)
+            .bearer_auth(access_token)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// Waits for the `count`-th mail to `to` whose link opens `page`, and returns its token.
+    pub async fn token_from_mail(&self, to: &str, page: &str, count: usize) -> String {
+        let marker = format!("/{page}?token=");
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            let links: Vec<String> = self
+                .mail
+                .messages_to(to)
+                .iter()
+                .filter_map(|mail| mail.text_body())
+                .filter_map(|body| {
+                    body.split(&marker).nth(1).map(|rest| {
+                        rest.split_whitespace()
+                            .next()
+                            .unwrap_or_default()
+                            .to_owned()
+                    })
+                })
+                .collect();
+            if links.len() >= count {
+                return links[count - 1].clone();
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no mail #{count} to {to} with a {page} link arrived"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// How many mails `to` has received so far, after giving background sends a moment.
+    pub async fn mail_count(&self, to: &str) -> usize {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        self.mail.messages_to(to).len()
+    }
+}
+
+/// The pair from a 200 login or refresh answer.
+pub async fn tokens(response: reqwest::Response) -> Tokens {
+    assert_eq!(response.status(), StatusCode::OK, "expected a token pair");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["tokenType"], "Bearer");
+    Tokens {
+        access: body["accessToken"].as_str().unwrap().to_owned(),
+        refresh: body["refreshToken"].as_str().unwrap().to_owned(),
+    }
+}
