@@ -181,6 +181,9 @@ fn the_service_urls_point_at_the_ports_the_stack_exposes() {
         variables["APP__TELEMETRY__OTLP_ENDPOINT"].contains("otel-collector:4318")
             && port_of("otel-collector", "4318")
     );
+    assert!(
+        variables["APP__MAIL__SMTP_URL"].contains("mailpit:1025") && port_of("mailpit", "1025")
+    );
     let app_port = &variables["APP__SERVER__PORT"];
     assert!(
         port_of("app", app_port),

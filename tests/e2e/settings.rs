@@ -65,3 +65,35 @@ fn secrets_are_not_printed_by_debug() {
 
     assert!(!printed.contains(settings.auth.jwt_secret.expose()));
 }
+
+#[tokio::test]
+async fn production_refuses_to_start_without_an_smtp_server() {
+    let database = testing::database::TestDatabase::sqlite();
+    let settings = app::config::load_with(
+        Environment::Production,
+        &[
+            (
+                "auth.jwt_secret",
+                "a-production-key-that-is-long-enough-1234",
+            ),
+            ("database.url", database.url()),
+            ("server.port", "0"),
+        ],
+    )
+    .unwrap();
+
+    let error = app::Application::build(settings)
+        .await
+        .err()
+        .expect("must refuse")
+        .to_string();
+
+    assert!(error.contains("mail.smtp_url"), "{error}");
+}
+
+#[test]
+fn an_asymmetric_algorithm_without_its_keys_names_the_missing_key() {
+    let message = load_error(Environment::Test, &[("auth.algorithm", "EdDSA")]);
+
+    assert!(message.contains("auth.private_key_pem"), "{message}");
+}

@@ -163,3 +163,38 @@ async fn an_unsigned_alg_none_token_is_refused() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn access_tokens_can_be_signed_with_an_asymmetric_key() {
+    let keys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("keys");
+    let private = std::fs::read_to_string(keys.join("ed25519-private.pem")).unwrap();
+    let public = std::fs::read_to_string(keys.join("ed25519-public.pem")).unwrap();
+    let identity = Identity::spawn_with(
+        e2e::TestApp::builder()
+            .setting("auth.algorithm", "EdDSA")
+            .setting("auth.private_key_pem", &private)
+            .setting("auth.public_key_pem", &public),
+    )
+    .await;
+
+    let session = identity.signed_in("alice@example.com").await;
+
+    assert_eq!(
+        identity
+            .get_as(&session.access, "/api/v1/auth/me")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let auth = &identity.app.settings.auth;
+    let hs256 = TokenVerifier::hs256(
+        auth.jwt_secret.expose().as_bytes(),
+        &auth.issuer,
+        &auth.audience,
+    )
+    .unwrap();
+    assert!(
+        hs256.verify(&session.access).is_err(),
+        "the token is not signed with the HS256 secret"
+    );
+}
