@@ -239,6 +239,28 @@ impl Drop for TestApp {
     }
 }
 
+/// A token naming `subject` with the service's issuer and audience, signed with a key that is not
+/// the service's: what a forger would send.
+pub fn forged_token(settings: &Settings, subject: &str) -> String {
+    let auth = &settings.auth;
+    TokenVerifier::hs256(
+        b"an-attackers-own-key-an-attackers-own-key",
+        &auth.issuer,
+        &auth.audience,
+    )
+    .expect("a usable key")
+    .sign(&AccessTokenClaims {
+        sub: subject.to_owned(),
+        sid: "forged".to_owned(),
+        roles: vec!["admin".to_owned()],
+        iss: auth.issuer.clone(),
+        aud: auth.audience.clone(),
+        iat: 0,
+        exp: u64::MAX / 2,
+    })
+    .expect("signing")
+}
+
 /// Asserts that `response` is an RFC 9457 problem with `status`, and returns its body.
 pub async fn assert_problem(response: reqwest::Response, status: StatusCode) -> Value {
     assert_eq!(response.status(), status, "unexpected status");

@@ -171,22 +171,7 @@ async fn a_blank_name_is_a_400_problem_and_creates_nothing() {
 #[tokio::test]
 async fn a_token_signed_with_another_key_is_refused() {
     let app = TestApp::spawn().await;
-    let forged = kernel::TokenVerifier::hs256(
-        b"not-the-service-key-not-the-service-key",
-        "idempotent-service",
-        "idempotent-service-api",
-    )
-    .unwrap()
-    .sign(&kernel::AccessTokenClaims {
-        sub: "alice".into(),
-        sid: "s".into(),
-        roles: vec![],
-        iss: "idempotent-service".into(),
-        aud: "idempotent-service-api".into(),
-        iat: 0,
-        exp: u64::MAX / 2,
-    })
-    .unwrap();
+    let forged = e2e::forged_token(&app.settings, "alice");
 
     let response = app
         .http

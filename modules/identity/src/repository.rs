@@ -64,6 +64,17 @@ pub struct IdentityRepository {
     database: Database,
 }
 
+/// The account columns [`user_from_row`] reads, then `$tail`. A macro rather than `format!`:
+/// sqlx takes only static query text, which keeps every query auditable.
+macro_rules! select_users {
+    ($tail:literal) => {
+        concat!(
+            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms FROM identity_users ",
+            $tail
+        )
+    };
+}
+
 fn internal(err: sqlx::Error) -> AppError {
     AppError::internal(err)
 }
@@ -102,34 +113,27 @@ impl IdentityRepository {
     }
 
     pub async fn user_by_email(&self, email: &str) -> AppResult<Option<UserRecord>> {
-        let row = sqlx::query(
-            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms
-             FROM identity_users WHERE email = $1",
-        )
-        .bind(email)
-        .fetch_optional(self.pool())
-        .await
-        .map_err(internal)?;
+        let row = sqlx::query(select_users!("WHERE email = $1"))
+            .bind(email)
+            .fetch_optional(self.pool())
+            .await
+            .map_err(internal)?;
         row.as_ref().map(user_from_row).transpose()
     }
 
     pub async fn user_by_id(&self, id: &str) -> AppResult<Option<UserRecord>> {
-        let row = sqlx::query(
-            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms
-             FROM identity_users WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(self.pool())
-        .await
-        .map_err(internal)?;
+        let row = sqlx::query(select_users!("WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await
+            .map_err(internal)?;
         row.as_ref().map(user_from_row).transpose()
     }
 
     pub async fn list_users(&self, page: PageRequest) -> AppResult<(Vec<UserRecord>, u64)> {
-        let rows = sqlx::query(
-            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms
-             FROM identity_users ORDER BY created_at_ms, id LIMIT $1 OFFSET $2",
-        )
+        let rows = sqlx::query(select_users!(
+            "ORDER BY created_at_ms, id LIMIT $1 OFFSET $2"
+        ))
         .bind(page.limit())
         .bind(page.offset())
         .fetch_all(self.pool())

@@ -307,17 +307,7 @@ impl IdentityService {
     pub async fn reset_password(&self, token: &str, new_password: &str) -> AppResult<()> {
         let password = Password::parse(new_password, "newPassword")?;
         let now = now_ms();
-        let user_id = self
-            .repository
-            .consume_one_time_token(
-                &OpaqueToken::hash_of(token),
-                TokenPurpose::ResetPassword,
-                now,
-            )
-            .await?
-            .ok_or_else(|| {
-                AppError::Invalid("The reset token is invalid, expired or already used.".into())
-            })?;
+        let user_id = self.spend(token, TokenPurpose::ResetPassword, now).await?;
         let hash = self.hash_off_thread(password).await?;
         self.repository.set_password_hash(&user_id, &hash).await?;
         self.repository.revoke_all_sessions(&user_id, now).await?;
@@ -340,19 +330,7 @@ impl IdentityService {
 
     pub async fn confirm_email(&self, token: &str) -> AppResult<()> {
         let now = now_ms();
-        let user_id = self
-            .repository
-            .consume_one_time_token(
-                &OpaqueToken::hash_of(token),
-                TokenPurpose::ConfirmEmail,
-                now,
-            )
-            .await?
-            .ok_or_else(|| {
-                AppError::Invalid(
-                    "The confirmation token is invalid, expired or already used.".into(),
-                )
-            })?;
+        let user_id = self.spend(token, TokenPurpose::ConfirmEmail, now).await?;
         self.repository.confirm_email(&user_id, now).await
     }
 
@@ -415,6 +393,24 @@ impl IdentityService {
             refresh_token,
             expires_in_secs: self.access_token_ttl.as_secs(),
         })
+    }
+
+    /// Spends a one-time token and returns its account, or a 400 that does not say which of
+    /// invalid, expired, used or superseded it was.
+    async fn spend(&self, token: &str, purpose: TokenPurpose, now: i64) -> AppResult<String> {
+        let hash = OpaqueToken::hash_of(token);
+        self.repository
+            .consume_one_time_token(&hash, purpose, now)
+            .await?
+            .ok_or_else(|| {
+                let what = match purpose {
+                    TokenPurpose::ResetPassword => "reset",
+                    TokenPurpose::ConfirmEmail => "confirmation",
+                };
+                AppError::Invalid(format!(
+                    "The {what} token is invalid, expired or already used."
+                ))
+            })
     }
 
     /// argon2 is deliberately slow: keep it off the async workers.

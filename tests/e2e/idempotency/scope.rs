@@ -66,22 +66,7 @@ async fn a_forged_token_naming_another_users_subject_gets_nothing_of_theirs() {
         .send()
         .await
         .unwrap();
-    let forged = kernel::TokenVerifier::hs256(
-        b"an-attackers-own-key-an-attackers-own-key",
-        "idempotent-service",
-        "idempotent-service-api",
-    )
-    .unwrap()
-    .sign(&kernel::AccessTokenClaims {
-        sub: "alice".into(),
-        sid: "stolen".into(),
-        roles: vec![],
-        iss: "idempotent-service".into(),
-        aud: "idempotent-service-api".into(),
-        iat: 0,
-        exp: u64::MAX / 2,
-    })
-    .unwrap();
+    let forged = e2e::forged_token(&app.settings, "alice");
 
     let response = app
         .request(Method::POST, COUNTED)

@@ -43,6 +43,22 @@ impl AuthApi {
         }
     }
 
+    /// The limits on operations that send mail: per client address, and per account so that
+    /// nobody can fill a victim's inbox.
+    async fn limit_mail(&self, req: &Request, email: &str) -> AppResult<()> {
+        self.limit(&[
+            (
+                format!("email:address:{}", client_address(req)),
+                self.limits.email_per_address,
+            ),
+            (
+                format!("email:account:{}", account(email)),
+                self.limits.email_per_account,
+            ),
+        ])
+        .await
+    }
+
     /// Counts a hit on each bucket; the first one over its limit answers 429.
     async fn limit(&self, buckets: &[(String, u32)]) -> AppResult<()> {
         if !self.limits.enabled {
@@ -265,17 +281,7 @@ impl AuthApi {
         req: &Request,
         body: Json<EmailRequest>,
     ) -> AppResult<AcceptedResponse> {
-        self.limit(&[
-            (
-                format!("email:address:{}", client_address(req)),
-                self.limits.email_per_address,
-            ),
-            (
-                format!("email:account:{}", account(&body.email)),
-                self.limits.email_per_account,
-            ),
-        ])
-        .await?;
+        self.limit_mail(req, &body.email).await?;
         self.service.forgot_password(&body.email).await?;
         Ok(AcceptedResponse::Accepted)
     }
@@ -315,17 +321,7 @@ impl AuthApi {
         req: &Request,
         body: Json<EmailRequest>,
     ) -> AppResult<AcceptedResponse> {
-        self.limit(&[
-            (
-                format!("email:address:{}", client_address(req)),
-                self.limits.email_per_address,
-            ),
-            (
-                format!("email:account:{}", account(&body.email)),
-                self.limits.email_per_account,
-            ),
-        ])
-        .await?;
+        self.limit_mail(req, &body.email).await?;
         self.service.send_email_confirmation(&body.email).await?;
         Ok(AcceptedResponse::Accepted)
     }
