@@ -10,4 +10,5 @@ mod identity;
 mod intents;
 mod serving;
 mod settings;
+mod telemetry;
 mod things;

@@ -12,6 +12,7 @@ use opentelemetry_otlp::WithExportConfig;
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::trace::SdkTracerProvider;
+use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
@@ -32,13 +33,19 @@ impl Telemetry {
         let filter = EnvFilter::try_from_default_env()
             .or_else(|_| EnvFilter::try_new(&settings.log_level))
             .map_err(|err| TelemetryError::Filter(err.to_string()))?;
+        // Each layer has its own filter: quiet logs must not starve the trace export of the
+        // request spans (INFO).
         let fmt_layer = match settings.log_format {
             LogFormat::Json => tracing_subscriber::fmt::layer()
                 .json()
                 .flatten_event(true)
                 .with_current_span(true)
+                .with_filter(filter)
                 .boxed(),
-            LogFormat::Pretty => tracing_subscriber::fmt::layer().compact().boxed(),
+            LogFormat::Pretty => tracing_subscriber::fmt::layer()
+                .compact()
+                .with_filter(filter)
+                .boxed(),
         };
 
         let mut telemetry = Telemetry::default();
@@ -71,14 +78,17 @@ impl Telemetry {
                 let tracer = tracer_provider.tracer(settings.service_name.clone());
                 telemetry.tracer_provider = Some(tracer_provider);
                 telemetry.meter_provider = Some(meter_provider);
-                Some(tracing_opentelemetry::layer().with_tracer(tracer))
+                Some(
+                    tracing_opentelemetry::layer()
+                        .with_tracer(tracer)
+                        .with_filter(LevelFilter::INFO),
+                )
             }
             None => None,
         };
 
         // A second init in the same process (tests start many servers) keeps the first subscriber.
         let _ = tracing_subscriber::registry()
-            .with(filter)
             .with(fmt_layer)
             .with(otel_layer)
             .try_init();
