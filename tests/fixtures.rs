@@ -42,7 +42,8 @@ impl Executions {
         self.0.load(Ordering::SeqCst)
     }
 
-    fn next(&self) -> u64 {
+    /// Counts one execution and returns its number, from 1.
+    pub fn record(&self) -> u64 {
         self.0.fetch_add(1, Ordering::SeqCst) + 1
     }
 }
@@ -98,7 +99,7 @@ impl IdempotencyFixtureApi {
 
     fn execute(&self, echo: Value) -> Execution {
         Execution {
-            execution: self.executions.next(),
+            execution: self.executions.record(),
             echo,
         }
     }
@@ -167,7 +168,7 @@ impl IdempotencyFixtureApi {
     #[idempotent]
     #[oai(path = "/empty", method = "post", operation_id = "fixtureEmpty")]
     async fn empty(&self) -> EmptyResponse {
-        self.executions.next();
+        self.executions.record();
         EmptyResponse::NoContent
     }
 

@@ -59,9 +59,11 @@ impl Application {
                     .context("redis.url: Redis did not answer")?,
             ),
             None => {
+                // The one start-up warning for every in-process fallback.
                 tracing::warn!(
-                    "redis.url is not set: cache, locks and idempotency records stay in this process, \
-                     so duplicate requests reaching different instances are not deduplicated"
+                    "redis.url is not set: idempotency records and rate limits stay in this process, \
+                     so duplicates reaching different instances are neither excluded nor replayed, \
+                     and limits count per instance"
                 );
                 None
             }

@@ -187,3 +187,69 @@ async fn a_guard_without_the_declaration_fails_the_gate_by_name() {
         "{failures:?}"
     );
 }
+
+/// A shared building block that exports its declarations, for the APIs serving it to inherit.
+mod shared_base {
+    use idempotency::intent::Intent;
+
+    pub const CREATE: Intent = Intent::Idempotent {
+        key_required: false,
+    };
+    pub const AUDIT: Intent = Intent::NonIdempotent {
+        justification: "each call is an audit event of its own",
+    };
+}
+
+/// Inherits one idempotent and one non-idempotent declaration, and overrides a third.
+struct InheritingApi {
+    executions: Executions,
+}
+
+#[idempotency::intents]
+#[OpenApi(prefix_path = "/inherit")]
+impl InheritingApi {
+    #[inherit_intent(shared_base::CREATE)]
+    #[oai(path = "/create", method = "post", operation_id = "inheritCreate")]
+    async fn create(&self) -> PlainText<String> {
+        PlainText(format!("{}", self.executions.record()))
+    }
+
+    #[inherit_intent(shared_base::AUDIT)]
+    #[oai(path = "/audit", method = "post", operation_id = "inheritAudit")]
+    async fn audit(&self) -> PlainText<String> {
+        PlainText(format!("{}", self.executions.record()))
+    }
+
+    /// The base would say AUDIT; this API overrides it.
+    #[idempotent]
+    #[oai(path = "/override", method = "post", operation_id = "inheritOverride")]
+    async fn overridden(&self) -> PlainText<String> {
+        PlainText(format!("{}", self.executions.record()))
+    }
+}
+
+#[tokio::test]
+async fn inherited_and_overridden_intents_are_what_is_served() {
+    let executions = Executions::default();
+    let app = TestApp::builder()
+        .spawn_with(InheritingApi {
+            executions: executions.clone(),
+        })
+        .await;
+
+    assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+    let document: serde_json::Value = app.get("/openapi.json").await.json().await.unwrap();
+    let paths = &document["paths"];
+    assert_eq!(
+        paths["/api/v1/inherit/create"]["post"]["x-idempotency"]["intent"],
+        "idempotent"
+    );
+    assert_eq!(
+        paths["/api/v1/inherit/audit"]["post"]["x-idempotency"]["justification"],
+        "each call is an audit event of its own"
+    );
+    assert_eq!(
+        paths["/api/v1/inherit/override"]["post"]["x-idempotency"]["intent"],
+        "idempotent"
+    );
+}

@@ -7,6 +7,10 @@
 //!   one act, so one can never drift from the other.
 //! - `#[non_idempotent("why")]`: the operation is deliberately not deduplicated; the
 //!   justification is required and must not be blank (a compile error otherwise).
+//! - `#[inherit_intent(path::TO::CONST)]`: the declaration a shared building block exports as an
+//!   `idempotency::intent::Intent` constant; the operation is guarded exactly when that intent is
+//!   idempotent, and a blank inherited justification fails to compile too. Overriding is simply
+//!   declaring one of the two markers above instead.
 //!
 //! A POST, PUT, PATCH or DELETE operation with neither does not compile. The macro strips the
 //! markers (poem-openapi would reject them) and implements `idempotency::intent::DeclaredIntents`
@@ -31,6 +35,7 @@ pub fn intents(attr: TokenStream, item: TokenStream) -> TokenStream {
 enum Declaration {
     Idempotent { key_required: bool },
     NonIdempotent { justification: LitStr },
+    Inherited { intent: syn::Path },
 }
 
 fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
@@ -119,6 +124,29 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
             Declaration::NonIdempotent { justification } => {
                 quote!(::idempotency::intent::Intent::NonIdempotent { justification: #justification })
             }
+            Declaration::Inherited { intent } => {
+                let guard_name = format_ident!("__idempotency_guard_{}_{}", type_name, name);
+                let inner = match string_arg(&metas, "transform") {
+                    Some(existing) => {
+                        let existing = format_ident!("{}", existing);
+                        quote!(#existing(endpoint))
+                    }
+                    None => quote!(endpoint),
+                };
+                guards.push(quote! {
+                    // Checked while compiling: an inherited blank justification does not build.
+                    const _: ::idempotency::intent::Intent = ::idempotency::intent::Intent::checked(#intent);
+                    #[doc(hidden)]
+                    #[allow(non_snake_case)]
+                    fn #guard_name<E: ::idempotency::__private::poem::Endpoint + 'static>(
+                        endpoint: E,
+                    ) -> impl ::idempotency::__private::poem::Endpoint {
+                        ::idempotency::guard_declared(#inner, #intent)
+                    }
+                });
+                set_transform(&mut metas, &guard_name.to_string());
+                quote!(#intent)
+            }
         };
         function.attrs[oai_index] = syn::parse_quote!(#[oai(#metas)]);
         entries.push(quote! {
@@ -159,6 +187,9 @@ fn take_declaration(attrs: &mut Vec<Attribute>) -> syn::Result<Option<Declaratio
             parse_idempotent(attr).map(|d| Some((d, "idempotent")))
         } else if attr.path().is_ident("non_idempotent") {
             parse_non_idempotent(attr).map(|d| Some((d, "non_idempotent")))
+        } else if attr.path().is_ident("inherit_intent") {
+            attr.parse_args::<syn::Path>()
+                .map(|intent| Some((Declaration::Inherited { intent }, "inherit_intent")))
         } else {
             return true;
         };
@@ -401,6 +432,28 @@ mod tests {
             )
             .is_ok()
         );
+    }
+
+    #[test]
+    fn an_inherited_intent_guards_by_the_constant_and_is_checked() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[inherit_intent(base::LOCK_INTENT)]
+                #[oai(path = "/lock", method = "post", operation_id = "lock")]
+                async fn lock(&self) {}
+            }"#,
+        )
+        .unwrap();
+        assert!(
+            out.contains("guard_declared (endpoint , base :: LOCK_INTENT)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Intent :: checked (base :: LOCK_INTENT)"),
+            "{out}"
+        );
+        assert!(out.contains("intent : base :: LOCK_INTENT"), "{out}");
     }
 
     #[test]

@@ -59,12 +59,9 @@ impl Idempotency {
         }
     }
 
-    /// A layer whose records live in this process: exclusion and replay hold per instance only.
+    /// A layer whose records live in this process: exclusion and replay hold per instance only
+    /// (the host says so in its start-up warning about running without Redis).
     pub fn in_process(settings: IdempotencySettings, tokens: Arc<TokenVerifier>) -> Self {
-        tracing::warn!(
-            "idempotency records are kept in process: duplicates reaching different instances \
-             are neither excluded nor replayed until redis.url is configured"
-        );
         let store = MemoryStore::new(settings.memory_max_entries, settings.memory_max_bytes);
         Self::new(Store::Memory(Arc::new(store)), settings, tokens)
     }
@@ -137,6 +134,21 @@ pub fn guard<E: Endpoint + 'static>(endpoint: E, options: GuardOptions) -> Guard
     Guard {
         inner: endpoint,
         options,
+    }
+}
+
+/// Wraps an operation according to an intent declared elsewhere (`#[inherit_intent(...)]`):
+/// guarded when it is idempotent, untouched otherwise.
+pub fn guard_declared<E: Endpoint + 'static>(
+    endpoint: E,
+    intent: crate::intent::Intent,
+) -> poem::endpoint::BoxEndpoint<'static, Response> {
+    use poem::EndpointExt as _;
+    match intent {
+        crate::intent::Intent::Idempotent { key_required } => {
+            guard(endpoint, GuardOptions { key_required }).boxed()
+        }
+        crate::intent::Intent::NonIdempotent { .. } => endpoint.map_to_response().boxed(),
     }
 }
 

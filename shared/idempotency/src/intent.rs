@@ -13,6 +13,29 @@ pub enum Intent {
     NonIdempotent { justification: &'static str },
 }
 
+impl Intent {
+    /// `intent`, refusing (at compile time, in a `const`) a blank justification: what
+    /// `#[inherit_intent]` checks inherited declarations with.
+    pub const fn checked(intent: Intent) -> Intent {
+        if let Intent::NonIdempotent { justification } = intent {
+            let bytes = justification.as_bytes();
+            let mut i = 0;
+            let mut blank = true;
+            while i < bytes.len() {
+                if !bytes[i].is_ascii_whitespace() {
+                    blank = false;
+                }
+                i += 1;
+            }
+            assert!(
+                !blank,
+                "a blank justification explains nothing: say why a retry must execute again"
+            );
+        }
+        intent
+    }
+}
+
 /// One operation's declaration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OperationIntent {

@@ -36,8 +36,8 @@ pub mod store;
 pub use idempotency_macros::intents;
 
 pub use guard::{
-    GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, idempotent,
-    idempotent_key_required,
+    GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
+    idempotent, idempotent_key_required,
 };
 pub use metrics::MetricsSnapshot;
 pub use settings::IdempotencySettings;
