@@ -121,3 +121,54 @@ async fn a_crashed_claim_frees_its_key_after_the_lease_not_after_the_retention()
     assert_eq!(after_lease.status(), StatusCode::CREATED);
     assert_eq!(executions.count(), 1);
 }
+
+#[tokio::test]
+async fn a_guard_that_lost_its_lease_does_not_overwrite_its_successors_record() {
+    let (app, executions) = spawn(
+        TestApp::builder()
+            .redis(RedisChoice::Shared)
+            .setting("idempotency.lock_ttl", "300ms")
+            .setting("idempotency.lock_wait", "50ms"),
+    )
+    .await;
+    let send = || {
+        app.request(Method::POST, &format!("{COUNTED}?sleepMs=800"))
+            .idempotency_key("k")
+            .json(&json!({}))
+            .send()
+    };
+    let first = tokio::spawn(send());
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // The first claim vanishes (as if its lease had expired while its instance stalled).
+    let mut redis = redis::Client::open(testing::redis::shared_redis_url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{}idempotency:*", app.namespace))
+        .query_async(&mut redis)
+        .await
+        .unwrap();
+    let _: () = redis::cmd("DEL")
+        .arg(&keys)
+        .query_async(&mut redis)
+        .await
+        .unwrap();
+
+    let successor = send().await.unwrap();
+    let stalled = first.await.unwrap().unwrap();
+    let later = send().await.unwrap();
+
+    assert_eq!(stalled.status(), StatusCode::CREATED);
+    assert_eq!(successor.status(), StatusCode::CREATED);
+    let successor_body = successor.text().await.unwrap();
+    assert!(is_replay(&later));
+    assert_eq!(
+        later.text().await.unwrap(),
+        successor_body,
+        "the successor's record stands"
+    );
+    assert_eq!(executions.count(), 2);
+    assert!(app.idempotency.metrics().lease_lost >= 1);
+}
