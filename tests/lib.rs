@@ -185,6 +185,17 @@ impl TestApp {
             .expect("GET failed")
     }
 
+    /// The keys this service has written to the shared test Redis under `pattern` (after its
+    /// namespace), e.g. `idempotency:*`.
+    pub async fn redis_keys(&self, pattern: &str) -> Vec<String> {
+        let mut redis = shared_redis().await;
+        redis::cmd("KEYS")
+            .arg(format!("{}{pattern}", self.namespace))
+            .query_async(&mut redis)
+            .await
+            .expect("KEYS")
+    }
+
     /// A signed access token for `subject`, as the identity module would issue it.
     pub fn token_for(&self, subject: &str) -> String {
         let auth = &self.settings.auth;
@@ -291,6 +302,15 @@ pub async fn assert_problem(response: reqwest::Response, status: StatusCode) -> 
         "problem requestId must echo X-Request-Id: {body}"
     );
     body
+}
+
+/// A connection to the shared test Redis, for tests that inspect or disturb it.
+pub async fn shared_redis() -> redis::aio::MultiplexedConnection {
+    redis::Client::open(testing::redis::shared_redis_url())
+        .expect("a Redis URL")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("the shared test Redis answers")
 }
 
 /// Adds the `Idempotency-Key` header to a request.

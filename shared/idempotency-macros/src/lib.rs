@@ -99,55 +99,51 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
             continue;
         };
         let full_path = format!("{prefix}{path}");
-        let intent = match &declaration {
-            Declaration::Idempotent { key_required } => {
-                let guard_name = format_ident!("__idempotency_guard_{}_{}", type_name, name);
-                let inner = match string_arg(&metas, "transform") {
-                    Some(existing) => {
-                        let existing = format_ident!("{}", existing);
-                        quote!(#existing(endpoint))
-                    }
-                    None => quote!(endpoint),
-                };
-                guards.push(quote! {
-                    #[doc(hidden)]
-                    #[allow(non_snake_case)]
-                    fn #guard_name<E: ::idempotency::__private::poem::Endpoint + 'static>(
-                        endpoint: E,
-                    ) -> impl ::idempotency::__private::poem::Endpoint {
-                        ::idempotency::guard(#inner, ::idempotency::GuardOptions { key_required: #key_required })
-                    }
-                });
-                set_transform(&mut metas, &guard_name.to_string());
-                quote!(::idempotency::intent::Intent::Idempotent { key_required: #key_required })
-            }
-            Declaration::NonIdempotent { justification } => {
-                quote!(::idempotency::intent::Intent::NonIdempotent { justification: #justification })
-            }
+        // What wraps the endpoint, if anything: the guard for an idempotent declaration, a
+        // guard chosen by the constant for an inherited one.
+        let (intent, wrap) = match &declaration {
+            Declaration::Idempotent { key_required } => (
+                quote!(::idempotency::intent::Intent::Idempotent { key_required: #key_required }),
+                Some(
+                    quote!(::idempotency::guard(inner, ::idempotency::GuardOptions { key_required: #key_required })),
+                ),
+            ),
+            Declaration::NonIdempotent { justification } => (
+                quote!(::idempotency::intent::Intent::NonIdempotent { justification: #justification }),
+                None,
+            ),
             Declaration::Inherited { intent } => {
-                let guard_name = format_ident!("__idempotency_guard_{}_{}", type_name, name);
-                let inner = match string_arg(&metas, "transform") {
-                    Some(existing) => {
-                        let existing = format_ident!("{}", existing);
-                        quote!(#existing(endpoint))
-                    }
-                    None => quote!(endpoint),
-                };
+                // Checked while compiling: an inherited blank justification does not build.
                 guards.push(quote! {
-                    // Checked while compiling: an inherited blank justification does not build.
                     const _: ::idempotency::intent::Intent = ::idempotency::intent::Intent::checked(#intent);
-                    #[doc(hidden)]
-                    #[allow(non_snake_case)]
-                    fn #guard_name<E: ::idempotency::__private::poem::Endpoint + 'static>(
-                        endpoint: E,
-                    ) -> impl ::idempotency::__private::poem::Endpoint {
-                        ::idempotency::guard_declared(#inner, #intent)
-                    }
                 });
-                set_transform(&mut metas, &guard_name.to_string());
-                quote!(#intent)
+                (
+                    quote!(#intent),
+                    Some(quote!(::idempotency::guard_declared(inner, #intent))),
+                )
             }
         };
+        if let Some(wrap) = wrap {
+            let guard_name = format_ident!("__idempotency_guard_{}_{}", type_name, name);
+            let inner = match string_arg(&metas, "transform") {
+                Some(existing) => {
+                    let existing = format_ident!("{}", existing);
+                    quote!(#existing(endpoint))
+                }
+                None => quote!(endpoint),
+            };
+            guards.push(quote! {
+                #[doc(hidden)]
+                #[allow(non_snake_case)]
+                fn #guard_name<E: ::idempotency::__private::poem::Endpoint + 'static>(
+                    endpoint: E,
+                ) -> impl ::idempotency::__private::poem::Endpoint {
+                    let inner = #inner;
+                    #wrap
+                }
+            });
+            set_transform(&mut metas, &guard_name.to_string());
+        }
         function.attrs[oai_index] = syn::parse_quote!(#[oai(#metas)]);
         entries.push(quote! {
             ::idempotency::intent::OperationIntent {
@@ -371,7 +367,7 @@ mod tests {
             }"#,
         )
         .unwrap();
-        assert!(out.contains("guard (audit (endpoint)"), "{out}");
+        assert!(out.contains("let inner = audit (endpoint)"), "{out}");
         assert!(out.contains("key_required : true"), "{out}");
     }
 
@@ -446,7 +442,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            out.contains("guard_declared (endpoint , base :: LOCK_INTENT)"),
+            out.contains("guard_declared (inner , base :: LOCK_INTENT)"),
             "{out}"
         );
         assert!(

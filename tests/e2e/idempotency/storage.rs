@@ -77,20 +77,11 @@ async fn a_stored_response_is_kept_for_the_24_hour_retention_by_default() {
         .send()
         .await
         .unwrap();
-    let mut redis = redis::Client::open(testing::redis::shared_redis_url())
-        .unwrap()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
 
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{}idempotency:*", app.namespace))
-        .query_async(&mut redis)
-        .await
-        .unwrap();
+    let keys = app.redis_keys("idempotency:*").await;
     let ttl_ms: i64 = redis::cmd("PTTL")
         .arg(&keys[0])
-        .query_async(&mut redis)
+        .query_async(&mut e2e::shared_redis().await)
         .await
         .unwrap();
 
