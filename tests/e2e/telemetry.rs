@@ -1,8 +1,9 @@
 //! Traces and metrics reach an OTLP collector. The collector here is a real HTTP listener that
 //! records what the service's exporters post to it.
 //!
-//! This is the one test that installs the process-wide subscriber (a process has one), so the
-//! spans of the other tests running beside it may be exported too; the assertions allow that.
+//! The subscriber is scoped to this test's thread (`set_default`) rather than installed for the
+//! process, and the test runs on a current-thread runtime, so the server's tasks are traced by it
+//! while the other tests running beside it are not.
 
 use std::sync::{Arc, Mutex};
 
@@ -50,7 +51,8 @@ async fn traces_and_metrics_are_exported_over_otlp_and_flushed_at_shutdown() {
         &[("telemetry.otlp_endpoint", &collector)],
     )
     .unwrap();
-    let telemetry = Telemetry::init(&settings.telemetry).expect("telemetry starts");
+    let (telemetry, subscriber) = Telemetry::build(&settings.telemetry).expect("telemetry starts");
+    let scope = tracing::subscriber::set_default(subscriber);
     let app = TestApp::builder()
         .setting("telemetry.otlp_endpoint", &collector)
         .spawn()
@@ -65,6 +67,7 @@ async fn traces_and_metrics_are_exported_over_otlp_and_flushed_at_shutdown() {
         .await
         .unwrap();
     assert_eq!(created.status(), reqwest::StatusCode::CREATED);
+    drop(scope);
     telemetry.shutdown().await;
 
     let received = received.lock().unwrap().clone();

@@ -27,9 +27,21 @@ pub struct Telemetry {
 }
 
 impl Telemetry {
-    /// Installs the global subscriber (once per process; later calls only build exporters) and,
-    /// when configured, the OTLP exporters.
+    /// Installs the process-wide subscriber (the first call wins) with, when configured, the
+    /// OTLP exporters.
     pub fn init(settings: &TelemetrySettings) -> Result<Self, TelemetryError> {
+        let (telemetry, subscriber) = Self::build(settings)?;
+        // A second init in the same process keeps the first subscriber. `try_init` also routes
+        // `log` records (from dependencies that use `log`) into it.
+        let _ = subscriber.try_init();
+        Ok(telemetry)
+    }
+
+    /// The exporters and the subscriber, without installing it: for a caller that scopes it
+    /// (`tracing::subscriber::set_default`), as a test does.
+    pub fn build(
+        settings: &TelemetrySettings,
+    ) -> Result<(Self, Box<dyn tracing::Subscriber + Send + Sync>), TelemetryError> {
         let filter = EnvFilter::try_from_default_env()
             .or_else(|_| EnvFilter::try_new(&settings.log_level))
             .map_err(|err| TelemetryError::Filter(err.to_string()))?;
@@ -88,11 +100,10 @@ impl Telemetry {
         };
 
         // A second init in the same process (tests start many servers) keeps the first subscriber.
-        let _ = tracing_subscriber::registry()
+        let subscriber = tracing_subscriber::registry()
             .with(fmt_layer)
-            .with(otel_layer)
-            .try_init();
-        Ok(telemetry)
+            .with(otel_layer);
+        Ok((telemetry, Box::new(subscriber)))
     }
 
     /// Whether traces and metrics are exported.
