@@ -13,14 +13,14 @@ use super::{COUNTED, spawn, spawn_default};
 async fn a_duplicate_that_arrives_while_the_first_runs_waits_and_gets_its_response() {
     let (app, executions) = spawn_default().await;
     let send = || {
-        app.request(Method::POST, &format!("{COUNTED}?sleepMs=300"))
+        app.request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
             .idempotency_key("k")
             .json(&json!({}))
             .send()
     };
 
     let (first, duplicate) = tokio::join!(send(), async {
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
         send().await
     });
 
@@ -60,12 +60,12 @@ async fn a_handler_slower_than_the_lease_keeps_its_exclusion() {
     let (app, executions) = spawn(
         TestApp::builder()
             .redis(RedisChoice::Shared)
-            .setting("idempotency.lock_ttl", "300ms")
+            .setting("idempotency.lock_ttl", "600ms")
             .setting("idempotency.lock_wait", "100ms"),
     )
     .await;
     let send = || {
-        app.request(Method::POST, &format!("{COUNTED}?sleepMs=1200"))
+        app.request(Method::POST, &format!("{COUNTED}?sleepMs=2400"))
             .idempotency_key("k")
             .json(&json!({}))
             .send()
@@ -73,7 +73,7 @@ async fn a_handler_slower_than_the_lease_keeps_its_exclusion() {
 
     // The duplicate arrives after three leases' worth of time: only renewal keeps it out.
     let (first, duplicate) = tokio::join!(send(), async {
-        tokio::time::sleep(Duration::from_millis(900)).await;
+        tokio::time::sleep(Duration::from_millis(1800)).await;
         send().await
     });
 
@@ -88,7 +88,7 @@ async fn a_crashed_claim_frees_its_key_after_the_lease_not_after_the_retention()
     let (app, executions) = spawn(
         TestApp::builder()
             .redis(RedisChoice::Shared)
-            .setting("idempotency.lock_ttl", "400ms")
+            .setting("idempotency.lock_ttl", "1s")
             .setting("idempotency.lock_wait", "50ms"),
     )
     .await;
@@ -103,7 +103,7 @@ async fn a_crashed_claim_frees_its_key_after_the_lease_not_after_the_retention()
     let fingerprint = Fingerprint::of(&body, Some("application/json"), &format!("{COUNTED}?"));
     app.idempotency
         .store()
-        .claim(&scope, &fingerprint, Duration::from_millis(400))
+        .claim(&scope, &fingerprint, Duration::from_secs(1))
         .await
         .unwrap();
     let send = || {
@@ -114,7 +114,7 @@ async fn a_crashed_claim_frees_its_key_after_the_lease_not_after_the_retention()
     };
 
     let while_claimed = send().await.unwrap();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
     let after_lease = send().await.unwrap();
 
     assert_eq!(while_claimed.status(), StatusCode::CONFLICT);
