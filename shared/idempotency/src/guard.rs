@@ -466,3 +466,85 @@ fn in_progress() -> Response {
         .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use poem::test::TestClient;
+    use poem::web::Json;
+    use poem::{EndpointExt, Route, handler, post};
+    use tracing::Instrument;
+    use tracing_subscriber::layer::SubscriberExt;
+
+    use super::*;
+
+    /// Collects the `idempotency` field recorded on spans.
+    #[derive(Clone, Default)]
+    struct RecordedOutcomes(Arc<Mutex<Vec<String>>>);
+
+    impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for RecordedOutcomes {
+        fn on_record(
+            &self,
+            _span: &tracing::span::Id,
+            values: &tracing::span::Record<'_>,
+            _context: tracing_subscriber::layer::Context<'_, S>,
+        ) {
+            struct Visitor<'a>(&'a Mutex<Vec<String>>);
+            impl tracing::field::Visit for Visitor<'_> {
+                fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+                    if field.name() == "idempotency" {
+                        self.0.lock().unwrap().push(value.to_owned());
+                    }
+                }
+                fn record_debug(&mut self, _: &tracing::field::Field, _: &dyn std::fmt::Debug) {}
+            }
+            values.record(&mut Visitor(&self.0));
+        }
+    }
+
+    #[handler]
+    fn created() -> Json<serde_json::Value> {
+        Json(serde_json::json!({ "created": true }))
+    }
+
+    #[tokio::test]
+    async fn the_request_span_carries_the_outcome() {
+        let outcomes = RecordedOutcomes::default();
+        let _scope =
+            tracing::subscriber::set_default(tracing_subscriber::registry().with(outcomes.clone()));
+        let tokens =
+            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "iss", "aud").unwrap();
+        let layer = Arc::new(Idempotency::in_process(
+            IdempotencySettings::default(),
+            Arc::new(tokens),
+        ));
+        // As the host's request middleware does: a span with an empty `idempotency` field.
+        let endpoint = Route::new()
+            .at("/things", post(idempotent(created)))
+            .data(layer)
+            .around(|next, req| async move {
+                let span = tracing::info_span!("request", idempotency = tracing::field::Empty);
+                next.call(req).instrument(span).await
+            });
+        let client = TestClient::new(endpoint);
+        let send = |n: u32| {
+            client
+                .post("/things")
+                .header(IDEMPOTENCY_KEY, "k")
+                .body_json(&serde_json::json!({ "n": n }))
+                .send()
+        };
+
+        send(1).await.assert_status_is_ok();
+        send(1).await.assert_status_is_ok();
+        send(2)
+            .await
+            .assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+
+        assert_eq!(
+            *outcomes.0.lock().unwrap(),
+            ["executed", "replayed", "key_reuse"]
+        );
+    }
+}
