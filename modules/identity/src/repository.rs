@@ -30,6 +30,13 @@ pub struct SessionRecord {
     pub user_agent: Option<String>,
 }
 
+impl SessionRecord {
+    /// Neither revoked nor expired at `now_ms`.
+    pub fn is_active(&self, now_ms: i64) -> bool {
+        self.revoked_at_ms.is_none() && self.expires_at_ms > now_ms
+    }
+}
+
 /// What a presented refresh token turned out to be.
 pub enum RefreshTokenState {
     Unknown,
@@ -70,6 +77,16 @@ macro_rules! select_users {
     ($tail:literal) => {
         concat!(
             "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms FROM identity_users ",
+            $tail
+        )
+    };
+}
+
+/// The session columns [`session_from_row`] reads, then `$tail`.
+macro_rules! select_sessions {
+    ($tail:literal) => {
+        concat!(
+            "SELECT id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent FROM identity_sessions ",
             $tail
         )
     };
@@ -223,8 +240,9 @@ impl IdentityRepository {
     }
 
     pub async fn refresh_token_state(&self, token_hash: &str) -> AppResult<RefreshTokenState> {
+        // The session's columns under their own names, so `session_from_row` reads them.
         let row = sqlx::query(
-            "SELECT t.session_id, t.superseded_at_ms, s.user_id, s.created_at_ms, s.last_used_at_ms, s.expires_at_ms, s.revoked_at_ms, s.user_agent
+            "SELECT s.id, s.user_id, s.created_at_ms, s.last_used_at_ms, s.expires_at_ms, s.revoked_at_ms, s.user_agent, t.superseded_at_ms
              FROM identity_refresh_tokens t JOIN identity_sessions s ON s.id = t.session_id
              WHERE t.token_hash = $1",
         )
@@ -235,21 +253,13 @@ impl IdentityRepository {
         let Some(row) = row else {
             return Ok(RefreshTokenState::Unknown);
         };
-        let session_id: String = row.try_get("session_id").map_err(internal)?;
+        let session = session_from_row(&row)?;
         let superseded: Option<i64> = row.try_get("superseded_at_ms").map_err(internal)?;
-        if superseded.is_some() {
-            return Ok(RefreshTokenState::Superseded { session_id });
-        }
-        Ok(RefreshTokenState::Current {
-            session: SessionRecord {
-                id: session_id,
-                user_id: row.try_get("user_id").map_err(internal)?,
-                created_at_ms: row.try_get("created_at_ms").map_err(internal)?,
-                last_used_at_ms: row.try_get("last_used_at_ms").map_err(internal)?,
-                expires_at_ms: row.try_get("expires_at_ms").map_err(internal)?,
-                revoked_at_ms: row.try_get("revoked_at_ms").map_err(internal)?,
-                user_agent: row.try_get("user_agent").map_err(internal)?,
+        Ok(match superseded {
+            Some(_) => RefreshTokenState::Superseded {
+                session_id: session.id,
             },
+            None => RefreshTokenState::Current { session },
         })
     }
 
@@ -296,13 +306,11 @@ impl IdentityRepository {
     }
 
     pub async fn session(&self, session_id: &str) -> AppResult<Option<SessionRecord>> {
-        let row = sqlx::query(
-            "SELECT id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent FROM identity_sessions WHERE id = $1",
-        )
-        .bind(session_id)
-        .fetch_optional(self.pool())
-        .await
-        .map_err(internal)?;
+        let row = sqlx::query(select_sessions!("WHERE id = $1"))
+            .bind(session_id)
+            .fetch_optional(self.pool())
+            .await
+            .map_err(internal)?;
         row.as_ref().map(session_from_row).transpose()
     }
 
@@ -312,8 +320,9 @@ impl IdentityRepository {
         now_ms: i64,
     ) -> AppResult<Vec<SessionRecord>> {
         let rows = sqlx::query(
-            "SELECT id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent FROM identity_sessions
-             WHERE user_id = $1 AND revoked_at_ms IS NULL AND expires_at_ms > $2 ORDER BY created_at_ms, id",
+            select_sessions!(
+                "WHERE user_id = $1 AND revoked_at_ms IS NULL AND expires_at_ms > $2 ORDER BY created_at_ms, id"
+            ),
         )
         .bind(user_id)
         .bind(now_ms)

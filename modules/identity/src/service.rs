@@ -195,17 +195,12 @@ impl IdentityService {
             RefreshTokenState::Current { session } => session,
         };
         let now = now_ms();
-        if session.revoked_at_ms.is_some() || session.expires_at_ms <= now {
+        if !session.is_active(now) {
             return Err(invalid_refresh_token());
         }
         let user = self
-            .repository
-            .user_by_id(&session.user_id)
-            .await?
-            .ok_or_else(invalid_refresh_token)?;
-        if user.locked_at_ms.is_some() {
-            return Err(invalid_refresh_token());
-        }
+            .unlocked_user(&session.user_id, invalid_refresh_token)
+            .await?;
         let refresh = OpaqueToken::generate();
         let expires = now + self.settings.refresh_token_ttl.as_millis() as i64;
         if !self
@@ -245,21 +240,23 @@ impl IdentityService {
             .session(&principal.session_id)
             .await?
             .ok_or_else(invalid_session)?;
-        let active = session.revoked_at_ms.is_none()
-            && session.expires_at_ms > now_ms()
-            && session.user_id == principal.subject;
-        if !active {
+        if !session.is_active(now_ms()) || session.user_id != principal.subject {
             return Err(invalid_session());
         }
-        let user = self
-            .repository
-            .user_by_id(&principal.subject)
-            .await?
-            .ok_or_else(invalid_session)?;
-        if user.locked_at_ms.is_some() {
-            return Err(invalid_session());
+        self.unlocked_user(&principal.subject, invalid_session)
+            .await
+    }
+
+    /// The account, unless it is gone or locked: then `refused()`.
+    async fn unlocked_user(
+        &self,
+        user_id: &str,
+        refused: fn() -> AppError,
+    ) -> AppResult<UserRecord> {
+        match self.repository.user_by_id(user_id).await? {
+            Some(user) if user.locked_at_ms.is_none() => Ok(user),
+            _ => Err(refused()),
         }
-        Ok(user)
     }
 
     /// [`Self::authenticate`], and the caller must be an administrator.

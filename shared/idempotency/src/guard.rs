@@ -198,10 +198,10 @@ impl<E: Endpoint> Endpoint for Guard<E> {
             Err(detail) => return Ok(invalid_key(detail)),
         };
 
-        let route = req
+        let route: Arc<str> = req
             .data::<PathPattern>()
-            .map(|pattern| pattern.0.to_string())
-            .unwrap_or_else(|| req.original_uri().path().to_owned());
+            .map(|pattern| Arc::clone(&pattern.0))
+            .unwrap_or_else(|| req.original_uri().path().into());
         let scope = ScopeKey::derive(&layer.subject(&req), req.method().as_str(), &route, &key);
         let body = req.take_body().into_bytes().await?;
         // The concrete path joins the query in the fingerprint: the scope uses the route
