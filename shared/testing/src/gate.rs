@@ -45,6 +45,9 @@ pub async fn check_idempotency_intents(
         .await
         .map_err(|err| vec![format!("/openapi.json is not JSON: {err}")])?;
     let (operations, mut failures) = check_document(&document);
+    if operations.is_empty() {
+        failures.push("the document lists no operations: nothing was checked".to_owned());
+    }
     for operation in &operations {
         let before = guard_marks();
         let url = format!("{base_url}{}", fill_path_parameters(&operation.path));
