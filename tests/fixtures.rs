@@ -164,6 +164,36 @@ impl IdempotencyFixtureApi {
         VariousResponse::Json(Json(self.execute(json!({ "id": id.0, "body": body.0 }))))
     }
 
+    /// The same as `counted`, for a signed-in caller only; echoes the caller's id.
+    #[idempotent]
+    #[oai(path = "/secured", method = "post", operation_id = "fixtureSecured")]
+    async fn secured(&self, auth: kernel::BearerAuth, body: Json<Value>) -> CountedResponse {
+        self.counted_response(None, json!({ "caller": auth.0.subject, "body": body.0 }))
+            .await
+    }
+
+    /// The same as `counted`, but failing closed: 503 rather than unguarded when the store fails.
+    #[idempotent(on_store_failure = "reject")]
+    #[oai(
+        path = "/fail-closed",
+        method = "post",
+        operation_id = "fixtureFailClosed"
+    )]
+    async fn fail_closed(&self, body: Json<Value>) -> CountedResponse {
+        self.counted_response(None, body.0).await
+    }
+
+    /// Counts, then panics on its first execution; answers like `counted` after that.
+    #[idempotent]
+    #[oai(path = "/panics", method = "post", operation_id = "fixturePanics")]
+    async fn panics(&self, body: Json<Value>) -> CountedResponse {
+        let response = self.counted_response(None, body.0).await;
+        if self.executions.count() == 1 {
+            panic!("a handler bug on the first execution");
+        }
+        response
+    }
+
     /// Counts, answers 204 with no body.
     #[idempotent]
     #[oai(path = "/empty", method = "post", operation_id = "fixtureEmpty")]

@@ -198,6 +198,17 @@ impl TestApp {
 
     /// A signed access token for `subject`, as the identity module would issue it.
     pub fn token_for(&self, subject: &str) -> String {
+        let now = unix_now();
+        self.sign_token(subject, now, now + 600)
+    }
+
+    /// A token for `subject` signed with the service's own key that expired an hour ago.
+    pub fn expired_token_for(&self, subject: &str) -> String {
+        let now = unix_now();
+        self.sign_token(subject, now - 7_200, now - 3_600)
+    }
+
+    fn sign_token(&self, subject: &str, issued_at: u64, expires_at: u64) -> String {
         let auth = &self.settings.auth;
         let verifier = TokenVerifier::hs256(
             auth.jwt_secret.expose().as_bytes(),
@@ -205,10 +216,6 @@ impl TestApp {
             &auth.audience,
         )
         .expect("test signing key");
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .expect("clock")
-            .as_secs();
         verifier
             .sign(&AccessTokenClaims {
                 sub: subject.to_owned(),
@@ -216,10 +223,30 @@ impl TestApp {
                 roles: vec![],
                 iss: auth.issuer.clone(),
                 aud: auth.audience.clone(),
-                iat: now,
-                exp: now + 600,
+                iat: issued_at,
+                exp: expires_at,
             })
             .expect("signing a test token")
+    }
+
+    /// An HTTP client that speaks HTTP/2 without negotiation (h2c prior knowledge), as a load
+    /// balancer talking to its backends does.
+    pub fn http2_client(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .http2_prior_knowledge()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("HTTP/2 client")
+    }
+
+    /// An HTTP client whose connections come from `source`, e.g. `127.0.0.2`: another client
+    /// address on the same machine.
+    pub fn client_from(&self, source: std::net::IpAddr) -> reqwest::Client {
+        reqwest::Client::builder()
+            .local_address(source)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("HTTP client")
     }
 
     /// Asks the server to stop and waits until it has drained its in-flight requests.
@@ -248,6 +275,13 @@ impl Drop for TestApp {
             let _ = stop.send(());
         }
     }
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock")
+        .as_secs()
 }
 
 /// A token naming `subject` with the service's issuer and audience, signed with a key that is not

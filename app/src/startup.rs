@@ -13,12 +13,12 @@ use anyhow::Context as _;
 use idempotency::intent::DeclaredIntents;
 use idempotency::{Idempotency, IdempotencySettings};
 use infra::Database;
-use infra::http::{BodyLimit, observe, panic_as_problem};
+use infra::http::{Authenticate, BodyLimit, observe, panic_as_problem};
 use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
 use infra::rate_limit::{RateLimitSettings, RateLimiter};
 use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
-use kernel::TokenVerifier;
+use kernel::{Authenticator, TokenVerifier};
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{CatchPanic, Cors};
 use poem::{EndpointExt, Route, Server, get};
@@ -91,9 +91,8 @@ impl Application {
                 connection.clone(),
                 &settings.redis.key_prefix,
                 idempotency_settings,
-                Arc::clone(&tokens),
             ),
-            None => Idempotency::in_process(idempotency_settings, Arc::clone(&tokens)),
+            None => Idempotency::in_process(idempotency_settings),
         });
         let context = ModuleContext {
             settings: settings.clone(),
@@ -151,8 +150,8 @@ impl Application {
         let endpoint = route
             .with(BodyLimit(settings.server.body_limit_bytes))
             .with(CatchPanic::new().with_handler(panic_as_problem))
+            .with(Authenticate(Arc::new(Authenticator::new(tokens))))
             .with_if(cors.is_some(), cors.unwrap_or_default())
-            .data(tokens)
             .data(Arc::clone(&idempotency))
             .data(document.clone())
             .data(docs::swagger_config())
@@ -195,19 +194,36 @@ impl Application {
         Arc::clone(&self.idempotency)
     }
 
-    /// Serves until `shutdown` completes, then drains in-flight requests.
+    /// Serves until `shutdown` completes, then drains in-flight requests and guarded executions
+    /// (whose clients may have gone) within `server.shutdown_grace`.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         tracing::info!(address = %self.local_addr, "serving");
-        Server::new_with_acceptor(self.acceptor)
-            .run_with_graceful_shutdown(
-                self.endpoint,
-                shutdown,
-                Some(self.settings.server.shutdown_grace),
-            )
+        let grace = self.settings.server.shutdown_grace;
+        let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
+        let shutdown = async move {
+            shutdown.await;
+            let _ = signalled_tx.send(tokio::time::Instant::now());
+        };
+        let served = Server::new_with_acceptor(self.acceptor)
+            .run_with_graceful_shutdown(self.endpoint, shutdown, Some(grace))
+            .await;
+        // One grace period in all, counted from the signal: connections first, then executions
+        // that outlived their connections.
+        let deadline = signalled
             .await
+            .map_or_else(|_| tokio::time::Instant::now(), |at| at + grace);
+        let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if !self.idempotency.drain(remaining).await {
+            tracing::warn!(
+                still_running = self.idempotency.executions_in_flight(),
+                "shutdown grace ended with guarded executions still running: their keys stay \
+                 claimed until idempotency.lock_ttl ends"
+            );
+        }
+        served
     }
 
     /// Serves until SIGTERM or Ctrl-C.

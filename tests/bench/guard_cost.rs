@@ -13,9 +13,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Context as _;
 use idempotency::{GuardOptions, Idempotency, IdempotencySettings};
-use kernel::TokenVerifier;
 use poem::http::Method;
 use poem::web::Json;
 use poem::{Endpoint, IntoResponse, Request, Response};
@@ -52,12 +50,7 @@ const CALLS_PER_BLOCK: u32 = 10_000;
 const BLOCKS: u32 = 25;
 
 pub async fn measure() -> anyhow::Result<GuardCost> {
-    let tokens =
-        Arc::new(TokenVerifier::hs256(&[7; 32], "bench", "bench").context("a bench signing key")?);
-    let layer = Arc::new(Idempotency::in_process(
-        IdempotencySettings::default(),
-        tokens,
-    ));
+    let layer = Arc::new(Idempotency::in_process(IdempotencySettings::default()));
     let bare = Echo;
     let wrapped = idempotency::guard(Echo, GuardOptions::default());
     let request = || {

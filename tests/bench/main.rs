@@ -625,6 +625,10 @@ fn delta(after: MetricsSnapshot, before: MetricsSnapshot) -> MetricsSnapshot {
         key_reuse: after.key_reuse - before.key_reuse,
         degraded: after.degraded - before.degraded,
         lease_lost: after.lease_lost - before.lease_lost,
+        completed_after_disconnect: after.completed_after_disconnect
+            - before.completed_after_disconnect,
+        rejected_store_unavailable: after.rejected_store_unavailable
+            - before.rejected_store_unavailable,
     }
 }
 

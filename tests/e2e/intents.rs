@@ -11,16 +11,21 @@ use poem_openapi::payload::PlainText;
 use testing::gate::{assert_idempotency_intents, check_idempotency_intents};
 
 async fn gate_failures(app: &TestApp) -> Vec<String> {
-    check_idempotency_intents(&app.address, || app.idempotency.store().operations())
-        .await
-        .expect_err("the gate must refuse this API")
+    check_idempotency_intents(&app.address, &app.token_for("gate"), || {
+        app.idempotency.store().operations()
+    })
+    .await
+    .expect_err("the gate must refuse this API")
 }
 
 #[tokio::test]
 async fn the_service_passes_the_gate() {
     let app = TestApp::spawn().await;
 
-    assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+    assert_idempotency_intents(&app.address, &app.token_for("gate"), || {
+        app.idempotency.store().operations()
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -32,7 +37,10 @@ async fn the_test_fixtures_pass_the_gate() {
         ))
         .await;
 
-    assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+    assert_idempotency_intents(&app.address, &app.token_for("gate"), || {
+        app.idempotency.store().operations()
+    })
+    .await;
 }
 
 /// Forgot to declare anything (no `#[intents]` at all).
@@ -121,9 +129,7 @@ impl DeclaredIntents for HeaderWithoutGuardApi {
             operation_id: "gateUnguarded",
             method: "POST",
             path: "/gate/unguarded",
-            intent: Intent::Idempotent {
-                key_required: false,
-            },
+            intent: Intent::IDEMPOTENT,
         }]
     }
 }
@@ -188,13 +194,57 @@ async fn a_guard_without_the_declaration_fails_the_gate_by_name() {
     );
 }
 
+/// Secured (it takes `BearerAuth`) and guarded by hand with the plain `idempotent` transform,
+/// which does not know the operation is secured: the guard would scope an unauthenticated
+/// request anonymously, which is what the gate must catch.
+struct SecuredButScopedAnonymouslyApi;
+
+#[OpenApi(prefix_path = "/gate")]
+impl SecuredButScopedAnonymouslyApi {
+    #[oai(
+        path = "/anonymous-scope",
+        method = "post",
+        operation_id = "gateAnonymousScope",
+        transform = "idempotent"
+    )]
+    async fn create(&self, _auth: kernel::BearerAuth) -> PlainText<&'static str> {
+        PlainText("ran")
+    }
+}
+
+impl DeclaredIntents for SecuredButScopedAnonymouslyApi {
+    fn declared_intents() -> Vec<OperationIntent> {
+        vec![OperationIntent {
+            operation_id: "gateAnonymousScope",
+            method: "POST",
+            path: "/gate/anonymous-scope",
+            intent: Intent::IDEMPOTENT,
+        }]
+    }
+}
+
+#[tokio::test]
+async fn a_secured_operation_scoped_anonymously_fails_the_gate_by_name() {
+    let app = TestApp::builder()
+        .spawn_with(SecuredButScopedAnonymouslyApi)
+        .await;
+
+    let failures = gate_failures(&app).await;
+
+    assert_eq!(
+        failures,
+        [
+            "POST /api/v1/gate/anonymous-scope (gateAnonymousScope): secured, but a keyed request \
+          without a token reached the idempotency store"
+        ]
+    );
+}
+
 /// A shared building block that exports its declarations, for the APIs serving it to inherit.
 mod shared_base {
     use idempotency::intent::Intent;
 
-    pub const CREATE: Intent = Intent::Idempotent {
-        key_required: false,
-    };
+    pub const CREATE: Intent = Intent::IDEMPOTENT;
     pub const AUDIT: Intent = Intent::NonIdempotent {
         justification: "each call is an audit event of its own",
     };
@@ -237,7 +287,10 @@ async fn inherited_and_overridden_intents_are_what_is_served() {
         })
         .await;
 
-    assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+    assert_idempotency_intents(&app.address, &app.token_for("gate"), || {
+        app.idempotency.store().operations()
+    })
+    .await;
     let document: serde_json::Value = app.get("/openapi.json").await.json().await.unwrap();
     let paths = &document["paths"];
     assert_eq!(

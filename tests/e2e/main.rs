@@ -1,6 +1,7 @@
 //! End-to-end specifications of the service, compiled as one test binary.
 
 mod architecture;
+mod body_limit;
 mod compose;
 mod docs;
 mod errors;

@@ -57,6 +57,11 @@ async fn traces_and_metrics_are_exported_over_otlp_and_flushed_at_shutdown() {
         .setting("telemetry.otlp_endpoint", &collector)
         .spawn()
         .await;
+    // tracing caches each callsite's interest when the callsite first registers. A parallel
+    // test on a thread without this subscriber can register the request span's callsite at the
+    // very moment this subscriber is installed and cache "never" for it; recomputing now, with
+    // this subscriber in place, removes that race.
+    tracing::callsite::rebuild_interest_cache();
 
     let created = app
         .request(reqwest::Method::POST, "/api/v1/things")

@@ -2,9 +2,11 @@
 //!
 //! Put it above `#[OpenApi]` on an API impl. On every operation it reads one of:
 //!
-//! - `#[idempotent]` (or `#[idempotent(key_required)]`): the operation is wrapped by the
-//!   idempotency guard, by adding (or composing with) its `transform`. Declaring and guarding are
-//!   one act, so one can never drift from the other.
+//! - `#[idempotent]` (or `#[idempotent(key_required)]`, `#[idempotent(on_store_failure =
+//!   "reject")]`, or both): the operation is wrapped by the idempotency guard, by adding (or
+//!   composing with) its `transform`. Declaring and guarding are one act, so one can never drift
+//!   from the other. The guard also learns whether the operation is secured (one of its
+//!   arguments is a security scheme), so that it never scopes such a request anonymously.
 //! - `#[non_idempotent("why")]`: the operation is deliberately not deduplicated; the
 //!   justification is required and must not be blank (a compile error otherwise).
 //! - `#[inherit_intent(path::TO::CONST)]`: the declaration a shared building block exports as an
@@ -21,6 +23,7 @@ use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
+use syn::visit_mut::VisitMut;
 use syn::{Attribute, Expr, ExprLit, ImplItem, ItemImpl, Lit, LitStr, Meta, Token, Type};
 
 /// See the crate documentation.
@@ -33,9 +36,17 @@ pub fn intents(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// What one operation declares.
 enum Declaration {
-    Idempotent { key_required: bool },
-    NonIdempotent { justification: LitStr },
-    Inherited { intent: syn::Path },
+    Idempotent {
+        key_required: bool,
+        /// `"execute"` (fail open, the default) or `"reject"` (fail closed).
+        on_store_failure: OnStoreFailure,
+    },
+    NonIdempotent {
+        justification: LitStr,
+    },
+    Inherited {
+        intent: syn::Path,
+    },
 }
 
 fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
@@ -99,15 +110,29 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
             continue;
         };
         let full_path = format!("{prefix}{path}");
+        let secured = secured_expression(&function.sig);
         // What wraps the endpoint, if anything: the guard for an idempotent declaration, a
         // guard chosen by the constant for an inherited one.
         let (intent, wrap) = match &declaration {
-            Declaration::Idempotent { key_required } => (
-                quote!(::idempotency::intent::Intent::Idempotent { key_required: #key_required }),
-                Some(
-                    quote!(::idempotency::guard(inner, ::idempotency::GuardOptions { key_required: #key_required })),
-                ),
-            ),
+            Declaration::Idempotent {
+                key_required,
+                on_store_failure,
+            } => {
+                let on_store_failure = on_store_failure.tokens();
+                (
+                    quote!(::idempotency::intent::Intent::Idempotent {
+                        key_required: #key_required,
+                        on_store_failure: #on_store_failure,
+                    }),
+                    Some(
+                        quote!(::idempotency::guard(inner, ::idempotency::GuardOptions {
+                            key_required: #key_required,
+                            on_store_failure: #on_store_failure,
+                            secured: #secured,
+                        })),
+                    ),
+                )
+            }
             Declaration::NonIdempotent { justification } => (
                 quote!(::idempotency::intent::Intent::NonIdempotent { justification: #justification }),
                 None,
@@ -119,7 +144,7 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                 });
                 (
                     quote!(#intent),
-                    Some(quote!(::idempotency::guard_declared(inner, #intent))),
+                    Some(quote!(::idempotency::guard_declared(inner, #intent, #secured))),
                 )
             }
         };
@@ -215,26 +240,93 @@ fn push_error(slot: &mut Option<syn::Error>, err: syn::Error) {
     }
 }
 
+/// What a keyed request gets when the store cannot be reached.
+#[derive(Clone, Copy)]
+enum OnStoreFailure {
+    Execute,
+    Reject,
+}
+
+impl OnStoreFailure {
+    fn tokens(self) -> TokenStream2 {
+        match self {
+            Self::Execute => quote!(::idempotency::intent::OnStoreFailure::Execute),
+            Self::Reject => quote!(::idempotency::intent::OnStoreFailure::Reject),
+        }
+    }
+}
+
+const IDEMPOTENT_USAGE: &str = "expected #[idempotent], or #[idempotent(...)] with `key_required` \
+     and/or `on_store_failure = \"reject\"` (or \"execute\", the default)";
+
 fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
+    let mut key_required = false;
+    let mut on_store_failure = OnStoreFailure::Execute;
     match &attr.meta {
-        Meta::Path(_) => Ok(Declaration::Idempotent {
-            key_required: false,
-        }),
+        Meta::Path(_) => {}
         Meta::List(list) => {
-            let flag: syn::Ident = list.parse_args()?;
-            if flag == "key_required" {
-                Ok(Declaration::Idempotent { key_required: true })
-            } else {
-                Err(syn::Error::new_spanned(
-                    flag,
-                    "expected #[idempotent] or #[idempotent(key_required)]",
-                ))
+            let options = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)?;
+            for option in options {
+                match &option {
+                    Meta::Path(path) if path.is_ident("key_required") => key_required = true,
+                    Meta::NameValue(nv) if nv.path.is_ident("on_store_failure") => {
+                        on_store_failure = match &nv.value {
+                            Expr::Lit(ExprLit {
+                                lit: Lit::Str(s), ..
+                            }) if s.value() == "reject" => OnStoreFailure::Reject,
+                            Expr::Lit(ExprLit {
+                                lit: Lit::Str(s), ..
+                            }) if s.value() == "execute" => OnStoreFailure::Execute,
+                            other => {
+                                return Err(syn::Error::new_spanned(
+                                    other,
+                                    "on_store_failure is \"execute\" (fail open, the default) or \"reject\" (answer 503)",
+                                ));
+                            }
+                        }
+                    }
+                    other => return Err(syn::Error::new_spanned(other, IDEMPOTENT_USAGE)),
+                }
             }
         }
-        Meta::NameValue(_) => Err(syn::Error::new_spanned(
-            attr,
-            "expected #[idempotent] or #[idempotent(key_required)]",
-        )),
+        Meta::NameValue(_) => return Err(syn::Error::new_spanned(attr, IDEMPOTENT_USAGE)),
+    }
+    Ok(Declaration::Idempotent {
+        key_required,
+        on_store_failure,
+    })
+}
+
+/// An expression that is `true` when one of the operation's arguments is a security scheme,
+/// i.e. when the OpenAPI document will declare a security requirement for it. Evaluated once,
+/// when the guard is built; poem-openapi's own `ApiExtractor` answers, so a custom scheme
+/// counts as well as `BearerAuth`.
+fn secured_expression(signature: &syn::Signature) -> TokenStream2 {
+    let checks = signature.inputs.iter().filter_map(|input| match input {
+        syn::FnArg::Typed(argument) => {
+            let mut ty = (*argument.ty).clone();
+            // The guard is a free function: the method's lifetimes are not in scope there.
+            EraseLifetimes.visit_type_mut(&mut ty);
+            Some(quote! {
+                || !<#ty as ::idempotency::__private::poem_openapi::ApiExtractor<'_>>::security_schemes().is_empty()
+            })
+        }
+        syn::FnArg::Receiver(_) => None,
+    });
+    quote!((false #(#checks)*))
+}
+
+/// Replaces every lifetime in a type with `'_`, and gives elided references one explicitly.
+struct EraseLifetimes;
+
+impl VisitMut for EraseLifetimes {
+    fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
+        *lifetime = syn::Lifetime::new("'_", lifetime.span());
+    }
+
+    fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
+        reference.lifetime = Some(syn::Lifetime::new("'_", proc_macro2::Span::call_site()));
+        syn::visit_mut::visit_type_reference_mut(self, reference);
     }
 }
 
@@ -348,7 +440,8 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("fn __idempotency_guard_Api_create"), "{out}");
-        assert!(out.contains("Idempotent { key_required : false }"), "{out}");
+        assert!(out.contains("key_required : false"), "{out}");
+        assert!(out.contains("OnStoreFailure :: Execute"), "{out}");
         assert!(out.contains("\"/things/\""), "{out}");
         assert!(
             !out.contains("# [idempotent]"),
@@ -369,6 +462,55 @@ mod tests {
         .unwrap();
         assert!(out.contains("let inner = audit (endpoint)"), "{out}");
         assert!(out.contains("key_required : true"), "{out}");
+    }
+
+    #[test]
+    fn a_fail_closed_operation_is_declared_and_guarded_as_such() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(key_required, on_store_failure = "reject")]
+                #[oai(path = "/pay", method = "post", operation_id = "pay")]
+                async fn pay(&self) {}
+            }"#,
+        )
+        .unwrap();
+        assert!(out.contains("key_required : true"), "{out}");
+        assert_eq!(out.matches("OnStoreFailure :: Reject").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn an_unknown_store_failure_policy_does_not_compile() {
+        let err = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(on_store_failure = "retry")]
+                #[oai(path = "/pay", method = "post", operation_id = "pay")]
+                async fn pay(&self) {}
+            }"#,
+        )
+        .unwrap_err();
+        assert!(err.contains("\"execute\""), "{err}");
+    }
+
+    #[test]
+    fn the_guard_asks_each_argument_whether_it_is_a_security_scheme() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent]
+                #[oai(path = "/x", method = "post", operation_id = "x")]
+                async fn x<'a>(&self, auth: BearerAuth, req: &Request, data: Data<&'a Thing>) {}
+            }"#,
+        )
+        .unwrap();
+        assert!(
+            out.contains("< BearerAuth as :: idempotency :: __private :: poem_openapi :: ApiExtractor < '_ >> :: security_schemes ()"),
+            "{out}"
+        );
+        assert!(out.contains("< & '_ Request as"), "{out}");
+        assert!(out.contains("< Data < & '_ Thing > as"), "{out}");
+        assert!(out.contains("secured : (false ||"), "{out}");
     }
 
     #[test]
@@ -442,7 +584,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            out.contains("guard_declared (inner , base :: LOCK_INTENT)"),
+            out.contains("guard_declared (inner , base :: LOCK_INTENT , (false))"),
             "{out}"
         );
         assert!(

@@ -2,31 +2,44 @@
 //!
 //! For a request that carries an `Idempotency-Key` it:
 //!
-//! 1. validates the key (400 when malformed) and scopes it to the caller it identifies itself
-//!    (a bearer token it verifies, else the client address), the method and the route template;
-//! 2. buffers the body and fingerprints it with the query string and the concrete path;
-//! 3. claims the key in the store in one atomic step, which either wins the right to execute,
+//! 1. refuses (401) a secured operation's request that the authentication step did not prove,
+//!    before touching the store: such a request is never scoped anonymously;
+//! 2. validates the key (400 when malformed) and scopes it to the caller (the principal the
+//!    authentication step proved, else the client address), the method and the route template;
+//! 3. buffers the body (through the host's body limit) and fingerprints it with the query
+//!    string and the concrete path;
+//! 4. claims the key in the store in one atomic step, which either wins the right to execute,
 //!    or finds the completed response (replayed, 1 round trip), a different payload (422), or
 //!    the original still running (wait up to `lock_wait`, then replay or 409);
-//! 4. runs the handler while renewing its lease every third of `lock_ttl`, so a slow handler
-//!    keeps its exclusion;
-//! 5. stores a 2xx JSON or body-less response for `retention` (fenced by the lease token, so
-//!    a claimant that lost its lease cannot overwrite its successor), or releases the key after
-//!    anything else so that the client's retry executes.
+//! 5. having won, runs the handler **on a task of its own**, renewing its lease every third of
+//!    `lock_ttl`, then stores a 2xx JSON or body-less response for `retention` (fenced by the
+//!    lease token, so a claimant that lost its lease cannot overwrite its successor), or
+//!    releases the key after anything else (a panic included) so that the client's retry
+//!    executes. The task runs to the end even if the client disconnects or resets the stream
+//!    meanwhile, which is exactly when clients retry: the retry then finds the response.
 //!
 //! A request without a key (or with a blank one) is passed straight to the handler: no
-//! buffering, no store access. Store faults fail open: the request executes unguarded and
-//! `idempotency.degraded` counts it.
+//! buffering, no store access. Store faults fail open (the request executes unguarded and
+//! `idempotency.degraded` counts it), unless the operation declared
+//! `on_store_failure = "reject"`: then it answers 503.
 
+use std::any::Any;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
-use kernel::{Problem, TokenVerifier};
+use futures_util::FutureExt as _;
+use kernel::{Authentication, Problem, RequestContext, client_address};
 use poem::http::{HeaderMap, HeaderValue, StatusCode, header};
 use poem::{Body, Endpoint, IntoResponse, PathPattern, Request, Response};
 use tokio::time::Instant;
+use tokio_util::task::TaskTracker;
+use tracing::Instrument as _;
 
+use crate::intent::{Intent, OnStoreFailure};
 use crate::key::{ClientKey, Fingerprint, ScopeKey};
 use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
 use crate::settings::IdempotencySettings;
@@ -37,33 +50,34 @@ pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 /// The response header that marks a replayed response.
 pub const IDEMPOTENT_REPLAY: &str = "x-idempotent-replay";
 
-/// The layer's shared state: the store, the settings, the token verifier and the counters.
+/// The layer's shared state: the store, the settings, the counters, and the guarded executions
+/// still running (which shutdown waits for).
 ///
 /// The host builds one and puts it in the request data (`Arc<Idempotency>`), where every guard
 /// finds it; the guards themselves are stateless.
 pub struct Idempotency {
     store: Store,
     settings: IdempotencySettings,
-    tokens: Arc<TokenVerifier>,
     metrics: Metrics,
+    executions: TaskTracker,
 }
 
 impl Idempotency {
     /// A layer over an explicit store.
-    pub fn new(store: Store, settings: IdempotencySettings, tokens: Arc<TokenVerifier>) -> Self {
+    pub fn new(store: Store, settings: IdempotencySettings) -> Self {
         Self {
             store,
             settings,
-            tokens,
             metrics: Metrics::default(),
+            executions: TaskTracker::new(),
         }
     }
 
     /// A layer whose records live in this process: exclusion and replay hold per instance only
     /// (the host says so in its start-up warning about running without Redis).
-    pub fn in_process(settings: IdempotencySettings, tokens: Arc<TokenVerifier>) -> Self {
+    pub fn in_process(settings: IdempotencySettings) -> Self {
         let store = MemoryStore::new(settings.memory_max_entries, settings.memory_max_bytes);
-        Self::new(Store::Memory(Arc::new(store)), settings, tokens)
+        Self::new(Store::Memory(Arc::new(store)), settings)
     }
 
     /// A layer whose records live in Redis, shared by every instance.
@@ -71,10 +85,9 @@ impl Idempotency {
         connection: redis::aio::ConnectionManager,
         key_prefix: &str,
         settings: IdempotencySettings,
-        tokens: Arc<TokenVerifier>,
     ) -> Self {
         let store = RedisStore::new(connection, key_prefix);
-        Self::new(Store::Redis(store), settings, tokens)
+        Self::new(Store::Redis(store), settings)
     }
 
     pub fn settings(&self) -> &IdempotencySettings {
@@ -90,24 +103,28 @@ impl Idempotency {
         self.metrics.snapshot()
     }
 
-    /// Who is asking, as far as the layer can prove it: the `sub` of a bearer token it verified
-    /// itself (a replay never runs the handler's auth extractor, so it cannot rely on one),
-    /// else the client address. The prefixes keep a user id from ever equalling an address.
-    fn subject(&self, req: &Request) -> String {
-        let verified = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| {
-                value
-                    .strip_prefix("Bearer ")
-                    .or_else(|| value.strip_prefix("bearer "))
-            })
-            .and_then(|token| self.tokens.verify(token.trim()).ok());
-        match (verified, req.remote_addr().as_socket_addr()) {
-            (Some(principal), _) => format!("user:{}", principal.subject),
-            (None, Some(address)) => format!("anon:{}", address.ip()),
-            (None, None) => "anon:unknown".to_owned(),
+    /// Guarded executions still running (their clients may have gone).
+    pub fn executions_in_flight(&self) -> usize {
+        self.executions.len()
+    }
+
+    /// Waits up to `within` for every guarded execution to finish and store its response;
+    /// `false` if some were still running. Called at shutdown, after the server stopped
+    /// accepting: an execution whose client disconnected has no connection for the server to
+    /// drain, so this is what keeps its response from being lost with the process.
+    pub async fn drain(&self, within: Duration) -> bool {
+        self.executions.close();
+        tokio::time::timeout(within, self.executions.wait())
+            .await
+            .is_ok()
+    }
+
+    /// Who is asking, for the key's scope: the principal the authentication step proved, else
+    /// the client address. The prefixes keep a user id from ever equalling an address.
+    fn subject(req: &Request) -> String {
+        match Authentication::of(req).and_then(Authentication::principal) {
+            Some(principal) => format!("user:{}", principal.subject),
+            None => format!("anon:{}", client_address(req)),
         }
     }
 }
@@ -117,6 +134,28 @@ impl Idempotency {
 pub struct GuardOptions {
     /// Refuse requests without a key (400), as the IETF draft allows an operation to.
     pub key_required: bool,
+    /// Answer 503 instead of executing unguarded when the store fails.
+    pub on_store_failure: OnStoreFailure,
+    /// The operation declares a security requirement: a request without a proven caller gets
+    /// its 401 from the guard, before the store is touched, and is never scoped anonymously.
+    pub secured: bool,
+}
+
+impl GuardOptions {
+    /// The options an idempotent intent declares, for an operation that is (or is not) secured.
+    pub fn declared(intent: Intent, secured: bool) -> Option<Self> {
+        match intent {
+            Intent::Idempotent {
+                key_required,
+                on_store_failure,
+            } => Some(Self {
+                key_required,
+                on_store_failure,
+                secured,
+            }),
+            Intent::NonIdempotent { .. } => None,
+        }
+    }
 }
 
 /// Wraps an operation: `#[oai(..., transform = "idempotent")]`. A key is optional.
@@ -126,13 +165,19 @@ pub fn idempotent<E: Endpoint + 'static>(endpoint: E) -> Guard<E> {
 
 /// Wraps an operation that refuses requests without a key.
 pub fn idempotent_key_required<E: Endpoint + 'static>(endpoint: E) -> Guard<E> {
-    guard(endpoint, GuardOptions { key_required: true })
+    guard(
+        endpoint,
+        GuardOptions {
+            key_required: true,
+            ..GuardOptions::default()
+        },
+    )
 }
 
 /// Wraps an operation with explicit options.
 pub fn guard<E: Endpoint + 'static>(endpoint: E, options: GuardOptions) -> Guard<E> {
     Guard {
-        inner: endpoint,
+        inner: Arc::new(endpoint),
         options,
     }
 }
@@ -141,20 +186,20 @@ pub fn guard<E: Endpoint + 'static>(endpoint: E, options: GuardOptions) -> Guard
 /// guarded when it is idempotent, untouched otherwise.
 pub fn guard_declared<E: Endpoint + 'static>(
     endpoint: E,
-    intent: crate::intent::Intent,
+    intent: Intent,
+    secured: bool,
 ) -> poem::endpoint::BoxEndpoint<'static, Response> {
     use poem::EndpointExt as _;
-    match intent {
-        crate::intent::Intent::Idempotent { key_required } => {
-            guard(endpoint, GuardOptions { key_required }).boxed()
-        }
-        crate::intent::Intent::NonIdempotent { .. } => endpoint.map_to_response().boxed(),
+    match GuardOptions::declared(intent, secured) {
+        Some(options) => guard(endpoint, options).boxed(),
+        None => endpoint.map_to_response().boxed(),
     }
 }
 
 /// The guard endpoint; see the module documentation.
 pub struct Guard<E> {
-    inner: E,
+    // Shared with the task that runs a claimed execution, which may outlive the connection.
+    inner: Arc<E>,
     options: GuardOptions,
 }
 
@@ -166,6 +211,7 @@ enum Outcome {
     Conflict,
     KeyReuse,
     Degraded,
+    Rejected,
 }
 
 impl Outcome {
@@ -176,12 +222,13 @@ impl Outcome {
             Self::Conflict => "conflict",
             Self::KeyReuse => "key_reuse",
             Self::Degraded => "degraded",
+            Self::Rejected => "rejected",
         };
         tracing::Span::current().record("idempotency", name);
     }
 }
 
-impl<E: Endpoint> Endpoint for Guard<E> {
+impl<E: Endpoint + 'static> Endpoint for Guard<E> {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
@@ -190,6 +237,13 @@ impl<E: Endpoint> Endpoint for Guard<E> {
             tracing::error!("an idempotent operation ran without the idempotency layer installed");
             return self.inner.call(req).await.map(IntoResponse::into_response);
         };
+        if self.options.secured {
+            // The same refusal the operation's security scheme gives, decided from the same
+            // authentication outcome, but before any key is parsed or stored.
+            Authentication::of(&req)
+                .unwrap_or(&Authentication::Anonymous)
+                .require_principal()?;
+        }
         let key = match read_key(req.headers()) {
             Ok(Some(key)) => key,
             Ok(None) if self.options.key_required => return Ok(missing_key()),
@@ -202,7 +256,13 @@ impl<E: Endpoint> Endpoint for Guard<E> {
             .data::<PathPattern>()
             .map(|pattern| Arc::clone(&pattern.0))
             .unwrap_or_else(|| req.original_uri().path().into());
-        let scope = ScopeKey::derive(&layer.subject(&req), req.method().as_str(), &route, &key);
+        let scope = ScopeKey::derive(
+            &Idempotency::subject(&req),
+            req.method().as_str(),
+            &route,
+            &key,
+        );
+        // Read through the host's body limit: an oversized body fails here, before any claim.
         let body = req.take_body().into_bytes().await?;
         // The concrete path joins the query in the fingerprint: the scope uses the route
         // template, so `PUT /things/1` and `PUT /things/2` under one key must differ here.
@@ -226,7 +286,7 @@ impl<E: Endpoint> Endpoint for Guard<E> {
                 .await
             {
                 Ok(Claim::Acquired(token)) => {
-                    return self.execute(&layer, &scope, token, req).await;
+                    return self.execute_claimed(layer, scope, token, req).await;
                 }
                 Ok(Claim::Completed(stored)) => {
                     layer.metrics.replayed();
@@ -249,86 +309,212 @@ impl<E: Endpoint> Endpoint for Guard<E> {
                     return Ok(in_progress());
                 }
                 Err(err) => {
-                    tracing::warn!(error = %err, "idempotency store could not claim: executing unguarded");
                     layer.metrics.degraded(FaultStep::Claim);
-                    Outcome::Degraded.record();
-                    return self.inner.call(req).await.map(IntoResponse::into_response);
+                    return match self.options.on_store_failure {
+                        OnStoreFailure::Execute => {
+                            tracing::warn!(error = %err, "idempotency store could not claim: executing unguarded");
+                            Outcome::Degraded.record();
+                            self.inner.call(req).await.map(IntoResponse::into_response)
+                        }
+                        OnStoreFailure::Reject => {
+                            tracing::warn!(error = %err, "idempotency store could not claim: refusing a fail-closed operation");
+                            layer.metrics.rejected_store_unavailable();
+                            Outcome::Rejected.record();
+                            Ok(store_unavailable())
+                        }
+                    };
                 }
             }
         }
     }
 }
 
-impl<E: Endpoint> Guard<E> {
-    /// Runs the handler under our claim, renewing the lease, then stores or releases.
-    async fn execute(
+impl<E: Endpoint + 'static> Guard<E> {
+    /// Runs a claimed execution on its own task and waits for it.
+    ///
+    /// hyper drops this future when the client disconnects or resets the stream. The task does
+    /// not care: it finishes the handler, the lease renewal and the store's `complete` or
+    /// `release`, so the client's retry finds the response instead of a claim nobody renews.
+    /// A panic in the handler releases the key (the retry may execute at once) and is then
+    /// resumed here, where the host's panic handler turns it into a 500.
+    async fn execute_claimed(
         &self,
-        layer: &Idempotency,
-        scope: &ScopeKey,
+        layer: Arc<Idempotency>,
+        scope: ScopeKey,
         token: LeaseToken,
         req: Request,
     ) -> poem::Result<Response> {
-        let settings = &layer.settings;
-        let handler = self.inner.call(req);
-        tokio::pin!(handler);
-        let renew_every = settings.lock_ttl / 3;
-        let mut next_renewal = Instant::now() + renew_every;
-        let mut lease_held = true;
-        let result = loop {
-            tokio::select! {
-                result = &mut handler => break result,
-                () = tokio::time::sleep_until(next_renewal), if lease_held => {
-                    next_renewal += renew_every;
-                    match layer.store.renew(scope, &token, settings.lock_ttl).await {
-                        Ok(true) => {}
-                        Ok(false) => {
-                            tracing::warn!("idempotency lease lost while the handler ran");
-                            layer.metrics.lease_lost();
-                            lease_held = false;
-                        }
-                        Err(err) => {
-                            tracing::warn!(error = %err, "idempotency lease could not be renewed");
-                            layer.metrics.degraded(FaultStep::Renew);
-                        }
-                    }
-                }
+        let handoff = Arc::new(Handoff::default());
+        let client = WaitingClient(Arc::clone(&handoff));
+        let inner = Arc::clone(&self.inner);
+        let task_layer = Arc::clone(&layer);
+        let work = async move {
+            let result = run_claimed(&*inner, &task_layer, &scope, token, req).await;
+            if handoff.finish() == Finished::AfterClientLeft {
+                task_layer.metrics.completed_after_disconnect();
             }
+            result
         };
-        layer.metrics.executed();
-        Outcome::Executed.record();
+        // The task keeps the request's span and context, so its logs and problem responses
+        // still carry the request id.
+        let work = in_request_context(work.instrument(tracing::Span::current()));
+        let joined = layer.executions.spawn(work).await;
+        drop(client);
+        match joined {
+            Ok(Ok(result)) => result,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            // Only a runtime shutting down cancels the task; there is no response to give.
+            Err(err) => Err(poem::Error::from_string(
+                format!("guarded execution did not finish: {err}"),
+                StatusCode::SERVICE_UNAVAILABLE,
+            )),
+        }
+    }
+}
 
-        let response = match result {
-            Ok(output) => output.into_response(),
-            Err(err) => {
-                release(layer, scope, &token).await;
-                return Err(err);
-            }
-        };
-        match storable(response, settings.max_response_bytes).await? {
-            Storable::Yes(stored, response) => {
-                match layer
-                    .store
-                    .complete(scope, &token, &stored, settings.retention)
-                    .await
-                {
+type Panic = Box<dyn Any + Send + 'static>;
+
+/// The handler under our claim, renewing the lease, then storing or releasing. `Err` carries a
+/// handler's panic, after the key was released.
+async fn run_claimed<E: Endpoint>(
+    inner: &E,
+    layer: &Idempotency,
+    scope: &ScopeKey,
+    token: LeaseToken,
+    req: Request,
+) -> Result<poem::Result<Response>, Panic> {
+    let settings = &layer.settings;
+    let handler = AssertUnwindSafe(inner.call(req)).catch_unwind();
+    tokio::pin!(handler);
+    let renew_every = settings.lock_ttl / 3;
+    let mut next_renewal = Instant::now() + renew_every;
+    let mut lease_held = true;
+    let result = loop {
+        tokio::select! {
+            result = &mut handler => break result,
+            () = tokio::time::sleep_until(next_renewal), if lease_held => {
+                next_renewal += renew_every;
+                match layer.store.renew(scope, &token, settings.lock_ttl).await {
                     Ok(true) => {}
                     Ok(false) => {
-                        // Our lease expired and someone else may own the key now: their record wins.
-                        tracing::warn!("idempotency lease lost: the response was not stored");
+                        tracing::warn!("idempotency lease lost while the handler ran");
                         layer.metrics.lease_lost();
+                        lease_held = false;
                     }
                     Err(err) => {
-                        tracing::warn!(error = %err, "idempotency store could not keep the response");
-                        layer.metrics.degraded(FaultStep::Complete);
+                        tracing::warn!(error = %err, "idempotency lease could not be renewed");
+                        layer.metrics.degraded(FaultStep::Renew);
                     }
                 }
-                Ok(response)
-            }
-            Storable::No(response) => {
-                release(layer, scope, &token).await;
-                Ok(response)
             }
         }
+    };
+    layer.metrics.executed();
+    Outcome::Executed.record();
+
+    let response = match result {
+        Ok(Ok(output)) => output.into_response(),
+        Ok(Err(err)) => {
+            release(layer, scope, &token).await;
+            return Ok(Err(err));
+        }
+        Err(panic) => {
+            release(layer, scope, &token).await;
+            return Err(panic);
+        }
+    };
+    Ok(store_or_release(layer, scope, &token, response).await)
+}
+
+/// Keeps a replayable response, or releases the key so the retry executes.
+async fn store_or_release(
+    layer: &Idempotency,
+    scope: &ScopeKey,
+    token: &LeaseToken,
+    response: Response,
+) -> poem::Result<Response> {
+    let settings = &layer.settings;
+    let storable = match storable(response, settings.max_response_bytes).await {
+        Ok(storable) => storable,
+        Err(err) => {
+            release(layer, scope, token).await;
+            return Err(err);
+        }
+    };
+    match storable {
+        Storable::Yes(stored, response) => {
+            match layer
+                .store
+                .complete(scope, token, &stored, settings.retention)
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => {
+                    // Our lease expired and someone else may own the key now: their record wins.
+                    tracing::warn!("idempotency lease lost: the response was not stored");
+                    layer.metrics.lease_lost();
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "idempotency store could not keep the response");
+                    layer.metrics.degraded(FaultStep::Complete);
+                }
+            }
+            Ok(response)
+        }
+        Storable::No(response) => {
+            release(layer, scope, token).await;
+            Ok(response)
+        }
+    }
+}
+
+/// Runs `work` in the current request's context (request id, path), if there is one.
+fn in_request_context<F: Future>(work: F) -> impl Future<Output = F::Output> {
+    let context = RequestContext::current();
+    async move {
+        match context {
+            Some(context) => context.scope(work).await,
+            None => work.await,
+        }
+    }
+}
+
+/// Who finished first: the execution task, or the client that stopped waiting for it.
+#[derive(Default)]
+struct Handoff(AtomicU8);
+
+const RUNNING: u8 = 0;
+const FINISHED: u8 = 1;
+const ABANDONED: u8 = 2;
+
+#[derive(Debug, PartialEq, Eq)]
+enum Finished {
+    WhileClientWaited,
+    AfterClientLeft,
+}
+
+impl Handoff {
+    fn finish(&self) -> Finished {
+        match self
+            .0
+            .compare_exchange(RUNNING, FINISHED, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => Finished::WhileClientWaited,
+            Err(_) => Finished::AfterClientLeft,
+        }
+    }
+}
+
+/// Held by the connection's future while it waits: dropped early, it marks the execution as
+/// abandoned by its client.
+struct WaitingClient(Arc<Handoff>);
+
+impl Drop for WaitingClient {
+    fn drop(&mut self) {
+        let _ = self
+            .0
+            .0
+            .compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire);
     }
 }
 
@@ -433,6 +619,7 @@ pub mod problem_types {
     pub const KEY_MISSING: &str = "/problems/idempotency-key-missing";
     pub const KEY_REUSE: &str = "/problems/idempotency-key-reuse";
     pub const IN_PROGRESS: &str = "/problems/idempotency-request-in-progress";
+    pub const STORE_UNAVAILABLE: &str = "/problems/idempotency-store-unavailable";
 }
 
 fn invalid_key(detail: String) -> Response {
@@ -455,6 +642,16 @@ fn key_reuse() -> Response {
     Problem::new(StatusCode::UNPROCESSABLE_ENTITY, problem_types::KEY_REUSE, "Idempotency-Key reuse")
         .with_detail("This Idempotency-Key was already used with a different request. Use a new key for a new request.")
         .into_response()
+}
+
+fn store_unavailable() -> Response {
+    let mut response = Problem::new(StatusCode::SERVICE_UNAVAILABLE, problem_types::STORE_UNAVAILABLE, "Idempotency store unavailable")
+        .with_detail("This operation executes only when a retry is sure to be recognised, and the service cannot reach its idempotency store. Nothing was executed: retry later with the same key.")
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    response
 }
 
 fn in_progress() -> Response {
@@ -513,12 +710,7 @@ mod tests {
         let outcomes = RecordedOutcomes::default();
         let _scope =
             tracing::subscriber::set_default(tracing_subscriber::registry().with(outcomes.clone()));
-        let tokens =
-            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "iss", "aud").unwrap();
-        let layer = Arc::new(Idempotency::in_process(
-            IdempotencySettings::default(),
-            Arc::new(tokens),
-        ));
+        let layer = Arc::new(Idempotency::in_process(IdempotencySettings::default()));
         // As the host's request middleware does: a span with an empty `idempotency` field.
         let endpoint = Route::new()
             .at("/things", post(idempotent(created)))

@@ -8,12 +8,48 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Intent {
     /// Wrapped by the idempotency guard: a retry with the same key replays the first response.
-    Idempotent { key_required: bool },
+    Idempotent {
+        /// Requests without a key are refused (400).
+        key_required: bool,
+        /// What a keyed request gets when the store cannot be reached.
+        on_store_failure: OnStoreFailure,
+    },
     /// Deliberately not deduplicated, for the stated reason.
     NonIdempotent { justification: &'static str },
 }
 
+/// What a keyed request to an idempotent operation gets when the store cannot be reached.
+///
+/// ADR-017's rule is that a store outage removes the guard, not the endpoint: the request
+/// executes unguarded ([`OnStoreFailure::Execute`], the default). An operation for which a
+/// duplicate costs more than an outage (a payment, a notification to a person) declares
+/// `#[idempotent(on_store_failure = "reject")]` and answers 503 with `Retry-After` instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnStoreFailure {
+    /// Fail open: execute without the guard.
+    #[default]
+    Execute,
+    /// Fail closed: answer 503 and execute nothing.
+    Reject,
+}
+
+impl OnStoreFailure {
+    /// The value as `x-idempotency` states it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Execute => "execute",
+            Self::Reject => "reject",
+        }
+    }
+}
+
 impl Intent {
+    /// Idempotent, key optional, failing open: what a bare `#[idempotent]` declares.
+    pub const IDEMPOTENT: Intent = Intent::Idempotent {
+        key_required: false,
+        on_store_failure: OnStoreFailure::Execute,
+    };
+
     /// `intent`, refusing (at compile time, in a `const`) a blank justification: what
     /// `#[inherit_intent]` checks inherited declarations with.
     pub const fn checked(intent: Intent) -> Intent {

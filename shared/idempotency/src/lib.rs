@@ -47,4 +47,5 @@ pub mod __private {
     // What `#[intents]` expands to refers to poem through here, so an API crate needs no direct
     // dependency on the exact poem the guard is built for.
     pub use poem;
+    pub use poem_openapi;
 }

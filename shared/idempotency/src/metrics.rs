@@ -44,6 +44,11 @@ pub struct MetricsSnapshot {
     pub degraded: u64,
     /// Guards that lost their lease while the handler ran.
     pub lease_lost: u64,
+    /// Claimed requests whose client had gone (disconnected, reset the stream) before the
+    /// guard finished: the handler still ran to the end and its response was stored or released.
+    pub completed_after_disconnect: u64,
+    /// Keyed requests to a fail-closed operation refused with 503 because the store failed.
+    pub rejected_store_unavailable: u64,
 }
 
 pub struct Metrics {
@@ -53,6 +58,8 @@ pub struct Metrics {
     key_reuse: (AtomicU64, Counter<u64>),
     degraded: (AtomicU64, Counter<u64>),
     lease_lost: (AtomicU64, Counter<u64>),
+    completed_after_disconnect: (AtomicU64, Counter<u64>),
+    rejected_store_unavailable: (AtomicU64, Counter<u64>),
 }
 
 impl Default for Metrics {
@@ -92,6 +99,14 @@ impl Default for Metrics {
                 "idempotency.lease_lost",
                 "Guards that lost their lease mid-request",
             ),
+            completed_after_disconnect: counter(
+                "idempotency.completed_after_disconnect",
+                "Claimed requests finished and stored after their client had gone",
+            ),
+            rejected_store_unavailable: counter(
+                "idempotency.rejected_store_unavailable",
+                "Keyed requests to fail-closed operations refused (503) on a store fault",
+            ),
         }
     }
 }
@@ -120,6 +135,12 @@ impl Metrics {
     pub fn lease_lost(&self) {
         bump(&self.lease_lost, &[]);
     }
+    pub fn completed_after_disconnect(&self) {
+        bump(&self.completed_after_disconnect, &[]);
+    }
+    pub fn rejected_store_unavailable(&self) {
+        bump(&self.rejected_store_unavailable, &[]);
+    }
 
     pub fn snapshot(&self) -> MetricsSnapshot {
         let read = |pair: &(AtomicU64, Counter<u64>)| pair.0.load(Ordering::Relaxed);
@@ -130,6 +151,8 @@ impl Metrics {
             key_reuse: read(&self.key_reuse),
             degraded: read(&self.degraded),
             lease_lost: read(&self.lease_lost),
+            completed_after_disconnect: read(&self.completed_after_disconnect),
+            rejected_store_unavailable: read(&self.rejected_store_unavailable),
         }
     }
 }

@@ -3,15 +3,17 @@
 //! poem-openapi has no per-operation extensions, so the finished document is post-processed:
 //!
 //! - every declared operation gets `x-idempotency`: `{"intent": "idempotent", "retention":
-//!   "PT24H", "keyRequired": false}` or `{"intent": "non-idempotent", "justification": "..."}`;
+//!   "PT24H", "keyRequired": false, "onStoreFailure": "execute"}` or `{"intent":
+//!   "non-idempotent", "justification": "..."}`;
 //! - idempotent operations also get the `Idempotency-Key` header parameter, the 409 and 422
-//!   problem responses, and the `X-Idempotent-Replay` header on their success responses.
+//!   problem responses (and 503 when they fail closed), and the `X-Idempotent-Replay` header on
+//!   their success responses.
 //!
 //! Operations are matched by `operationId`.
 
 use serde_json::{Map, Value, json};
 
-use crate::intent::{Intent, OperationIntent};
+use crate::intent::{Intent, OnStoreFailure, OperationIntent};
 use crate::settings::IdempotencySettings;
 
 /// The methods whose operations must declare an intent.
@@ -41,9 +43,10 @@ pub fn document_intents(
                 continue;
             };
             match declared.intent {
-                Intent::Idempotent { key_required } => {
-                    document_idempotent(operation, key_required, settings)
-                }
+                Intent::Idempotent {
+                    key_required,
+                    on_store_failure,
+                } => document_idempotent(operation, key_required, on_store_failure, settings),
                 Intent::NonIdempotent { justification } => {
                     operation.insert(
                         "x-idempotency".into(),
@@ -58,12 +61,18 @@ pub fn document_intents(
 fn document_idempotent(
     operation: &mut Map<String, Value>,
     key_required: bool,
+    on_store_failure: OnStoreFailure,
     settings: &IdempotencySettings,
 ) {
     let retention = settings.retention_iso8601();
     operation.insert(
         "x-idempotency".into(),
-        json!({ "intent": "idempotent", "retention": retention, "keyRequired": key_required }),
+        json!({
+            "intent": "idempotent",
+            "retention": retention,
+            "keyRequired": key_required,
+            "onStoreFailure": on_store_failure.as_str(),
+        }),
     );
     let description = format!(
         "Makes this request safe to retry. Send a unique value per operation (at most 255 visible \
@@ -81,7 +90,13 @@ fn document_idempotent(
         } else {
             ""
         },
-    );
+    ) + match on_store_failure {
+        OnStoreFailure::Execute => "",
+        OnStoreFailure::Reject => {
+            " If the service cannot reach its idempotency store, a keyed request answers 503 with \
+             `Retry-After` and executes nothing, rather than risk executing twice."
+        }
+    };
     let parameters = operation
         .entry("parameters")
         .or_insert_with(|| Value::Array(Vec::new()));
@@ -129,6 +144,11 @@ fn document_idempotent(
     responses.entry("422").or_insert_with(|| {
         problem("Idempotency-Key reuse: this key was used with a different request; use a new key.")
     });
+    if on_store_failure == OnStoreFailure::Reject {
+        responses.entry("503").or_insert_with(|| {
+            problem("The idempotency store is unreachable, so this operation refuses to execute unguarded: retry after `Retry-After` with the same key.")
+        });
+    }
 }
 
 /// `24h`, `5s`, `1m 30s`: durations as the descriptions state them.
@@ -160,7 +180,8 @@ mod tests {
         json!({ "paths": {
             "/a": { "post": { "operationId": "create", "responses": { "201": { "description": "created" } } } },
             "/b": { "post": { "operationId": "login", "responses": { "200": { "description": "ok" } } } },
-            "/c": { "post": { "operationId": "undeclared", "responses": {} } }
+            "/c": { "post": { "operationId": "undeclared", "responses": {} } },
+            "/d": { "post": { "operationId": "pay", "responses": { "201": { "description": "paid" } } } }
         }})
     }
 
@@ -170,8 +191,15 @@ mod tests {
                 operation_id: "create",
                 method: "POST",
                 path: "/a",
+                intent: Intent::IDEMPOTENT,
+            },
+            OperationIntent {
+                operation_id: "pay",
+                method: "POST",
+                path: "/d",
                 intent: Intent::Idempotent {
-                    key_required: false,
+                    key_required: true,
+                    on_store_failure: OnStoreFailure::Reject,
                 },
             },
             OperationIntent {
@@ -192,12 +220,29 @@ mod tests {
         let create = &doc["paths"]["/a"]["post"];
         assert_eq!(
             create["x-idempotency"],
-            json!({ "intent": "idempotent", "retention": "PT24H", "keyRequired": false })
+            json!({
+                "intent": "idempotent",
+                "retention": "PT24H",
+                "keyRequired": false,
+                "onStoreFailure": "execute"
+            })
         );
         assert_eq!(create["parameters"][0]["name"], "Idempotency-Key");
         assert_eq!(create["parameters"][0]["in"], "header");
         assert!(create["responses"]["409"].is_object() && create["responses"]["422"].is_object());
         assert!(create["responses"]["201"]["headers"]["X-Idempotent-Replay"].is_object());
+    }
+
+    #[test]
+    fn a_fail_closed_operation_says_so_and_documents_its_503() {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        let pay = &doc["paths"]["/d"]["post"];
+        assert_eq!(pay["x-idempotency"]["onStoreFailure"], "reject");
+        assert_eq!(pay["x-idempotency"]["keyRequired"], true);
+        assert!(pay["responses"]["503"].is_object());
+        let create = &doc["paths"]["/a"]["post"];
+        assert!(create["responses"].get("503").is_none());
     }
 
     #[test]

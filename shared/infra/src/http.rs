@@ -3,13 +3,18 @@
 //! 1. [`observe`]: takes or makes the `X-Request-Id`, opens the request span, sets the
 //!    [`RequestContext`], turns every error into RFC 9457 problem details, echoes the id and
 //!    logs the outcome with the route template, status and latency;
-//! 2. [`panic_as_problem`]: a panicking handler answers a bare 500 problem, no internals;
-//! 3. [`BodyLimit`]: bodies over `server.body_limit_bytes` answer 413 before a handler reads them.
+//! 2. [`Authenticate`]: the one authentication step, whose outcome every later step reads;
+//! 3. [`panic_as_problem`]: a panicking handler answers a bare 500 problem, no internals;
+//! 4. [`BodyLimit`]: bodies over `server.body_limit_bytes` answer 413, however they are framed.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use kernel::{AppError, Problem, RequestContext};
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use kernel::{AppError, Authentication, Authenticator, Problem, RequestContext};
 use poem::http::{HeaderValue, StatusCode, header};
 use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
 use tracing::Instrument;
@@ -127,8 +132,50 @@ pub fn panic_as_problem(panic: Box<dyn std::any::Any + Send + 'static>) -> Respo
         .into_response()
 }
 
-/// Refuses request bodies over a size, by `Content-Length` up front, or while reading a
-/// chunked body that declares none.
+/// The one authentication step: parses the `Authorization` header, verifies the token once,
+/// and puts the [`Authentication`] in the request data for everything after it (the operations'
+/// `BearerAuth`, the idempotency guard's key scope). It refuses nothing itself: whether an
+/// operation needs a caller is the operation's to say.
+#[derive(Debug, Clone)]
+pub struct Authenticate(pub Arc<Authenticator>);
+
+impl<E: Endpoint> Middleware<E> for Authenticate {
+    type Output = AuthenticateEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        AuthenticateEndpoint {
+            inner,
+            authenticator: Arc::clone(&self.0),
+        }
+    }
+}
+
+pub struct AuthenticateEndpoint<E> {
+    inner: E,
+    authenticator: Arc<Authenticator>,
+}
+
+impl<E: Endpoint> Endpoint for AuthenticateEndpoint<E> {
+    type Output = E::Output;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
+        let authentication = self.authenticator.authenticate(req.headers()).await;
+        if let Authentication::Refused(refusal) = &authentication {
+            // The reason is for operators; the client only ever learns "invalid".
+            tracing::debug!(?refusal, "credentials refused");
+        }
+        req.set_data(authentication);
+        self.inner.call(req).await
+    }
+}
+
+/// Refuses request bodies over a size with 413, however they are framed.
+///
+/// A declared `Content-Length` over the limit is refused before the body is read. Every other
+/// body (HTTP/1.1 chunked, HTTP/2 with or without `content-length`) is counted while it is read:
+/// whoever reads it (an extractor, the idempotency guard) gets an error at the first byte over
+/// the limit, and the answer becomes 413 whatever that reader made of the error. Nothing ever
+/// buffers more than the limit.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimit(pub usize);
 
@@ -157,22 +204,34 @@ impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        match declared {
-            Some(length) if length > self.limit as u64 => {
-                return Err(poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE));
-            }
-            Some(_) => {}
-            None if req.headers().contains_key(header::TRANSFER_ENCODING) => {
-                // Rare (most clients send Content-Length): buffer up to the limit, refuse beyond.
-                let body = req
-                    .take_body()
-                    .into_bytes_limit(self.limit)
-                    .await
-                    .map_err(|_| poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE))?;
-                req.set_body(body);
-            }
-            None => {}
+        if declared.is_some_and(|length| length > self.limit as u64) {
+            return Err(too_large());
         }
-        self.inner.call(req).await
+        let exceeded = Arc::new(AtomicBool::new(false));
+        let body = limited(req.take_body(), self.limit, Arc::clone(&exceeded));
+        req.set_body(body);
+        let result = self.inner.call(req).await;
+        if exceeded.load(Ordering::Acquire) {
+            // The reader may have mapped the read error to anything (a 400 for bad JSON, a
+            // 500): the truth is that the body was too large.
+            return Err(too_large());
+        }
+        result
     }
+}
+
+fn too_large() -> poem::Error {
+    poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE)
+}
+
+/// `body`, failing at the first byte past `limit` and recording that it did in `exceeded`.
+fn limited(body: poem::Body, limit: usize, exceeded: Arc<AtomicBool>) -> poem::Body {
+    let boxed: BoxBody<Bytes, std::io::Error> = body.into();
+    let counted = Limited::new(boxed, limit).map_err(move |err| {
+        if err.is::<LengthLimitError>() {
+            exceeded.store(true, Ordering::Release);
+        }
+        std::io::Error::other(err)
+    });
+    BoxBody::new(counted).into()
 }

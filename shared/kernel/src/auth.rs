@@ -1,15 +1,18 @@
-//! Who is calling: the authenticated [`Principal`], access-token keys, and the bearer scheme.
+//! Who is calling: the authenticated [`Principal`], access-token keys, the one authentication
+//! step ([`Authenticator`]) and what it concludes ([`Authentication`]), and the bearer scheme.
 //!
-//! Verification lives here rather than in the identity module because more than one layer must
-//! check a token on its own: the handlers (through [`BearerAuth`]) and the idempotency layer,
-//! which scopes keys by caller and cannot trust an extractor that does not run on a replay.
+//! This lives here rather than in the identity module because more than one layer needs the
+//! caller: the handlers (through [`BearerAuth`]) and the idempotency layer, which scopes keys by
+//! caller and must know it even on a replay, where no handler extractor runs. Both read the
+//! same [`Authentication`], computed once per request.
 
 use std::sync::Arc;
 
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use poem::Request;
-use poem_openapi::SecurityScheme;
-use poem_openapi::auth::Bearer;
+use poem::http::{HeaderMap, header};
+use poem::{Request, RequestBody};
+use poem_openapi::registry::{MetaSecurityScheme, Registry};
+use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
@@ -137,20 +140,182 @@ impl TokenVerifier {
     }
 }
 
-/// A bearer access token, checked on every request that declares it.
+/// What the authentication step concluded about a request's credentials.
 ///
-/// The verifier is taken from the request's data, where the host puts it.
-#[derive(SecurityScheme)]
-#[oai(ty = "bearer", bearer_format = "JWT", checker = "check_bearer")]
+/// The host's authentication step (`infra::http::Authenticate`) computes it once per request,
+/// before routing, and puts it in the request data. Everything after it reads this value and
+/// nothing else: [`BearerAuth`] for the handlers, the idempotency guard for its key scope. One
+/// parse and one verification per request means the two can never disagree about who is calling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Authentication {
+    /// The request carried no `Authorization` header.
+    Anonymous,
+    /// A valid bearer access token: the caller is proven.
+    Authenticated(Principal),
+    /// Credentials were presented and refused. The request is not anonymous: it claimed an
+    /// identity it could not prove, so it must never be served as someone else.
+    Refused(Refusal),
+}
+
+/// Why presented credentials were refused. Logged, never told to the client beyond "invalid".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Several `Authorization` headers, or a value that is not `<scheme> <credentials>` with
+    /// RFC 6750 token syntax.
+    Malformed,
+    /// An authentication scheme this service does not accept (anything but Bearer).
+    UnsupportedScheme,
+    /// A bearer token that failed verification: signature, algorithm, issuer, audience, expiry.
+    InvalidToken,
+}
+
+impl Authentication {
+    /// The proven caller, if any.
+    pub fn principal(&self) -> Option<&Principal> {
+        match self {
+            Self::Authenticated(principal) => Some(principal),
+            Self::Anonymous | Self::Refused(_) => None,
+        }
+    }
+
+    /// The proven caller, or the 401 every secured operation answers without one.
+    pub fn require_principal(&self) -> Result<&Principal, AppError> {
+        self.principal().ok_or_else(|| {
+            AppError::Unauthorized("The access token is missing, expired or invalid.".into())
+        })
+    }
+
+    /// The outcome the authentication step put in `req`, or `None` if the host did not install
+    /// the step (a wiring mistake: secured operations then refuse every request).
+    pub fn of(req: &Request) -> Option<&Authentication> {
+        req.data::<Authentication>()
+    }
+}
+
+/// The one authentication step: parses the `Authorization` header and verifies its token.
+///
+/// This is the single place where credentials become a [`Principal`]: a check that must hold
+/// for every authenticated request (a revoked session, a locked account) belongs in
+/// [`Authenticator::authenticate`], and then holds for handlers and the idempotency guard alike.
+#[derive(Debug, Clone)]
+pub struct Authenticator {
+    tokens: Arc<TokenVerifier>,
+}
+
+impl Authenticator {
+    pub fn new(tokens: Arc<TokenVerifier>) -> Self {
+        Self { tokens }
+    }
+
+    /// Decides who sent a request with these headers.
+    pub async fn authenticate(&self, headers: &HeaderMap) -> Authentication {
+        match bearer_token(headers) {
+            Ok(None) => Authentication::Anonymous,
+            Ok(Some(token)) => match self.tokens.verify(token) {
+                Ok(principal) => Authentication::Authenticated(principal),
+                Err(InvalidToken) => Authentication::Refused(Refusal::InvalidToken),
+            },
+            Err(refusal) => Authentication::Refused(refusal),
+        }
+    }
+}
+
+/// The bearer token in `headers`: `Ok(None)` without an `Authorization` header.
+///
+/// The scheme is case-insensitive (RFC 9110 §11.1: `Bearer`, `bearer`, `BEARER` are one
+/// scheme), separated from the token by one or more spaces (§11.4), and the token must be an
+/// RFC 6750 `b64token`. Several `Authorization` headers are refused rather than picking one:
+/// a proxy and a client disagreeing about the caller is not something to resolve by guessing.
+pub fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {
+    let mut values = headers.get_all(header::AUTHORIZATION).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(Refusal::Malformed);
+    }
+    let value = value.to_str().map_err(|_| Refusal::Malformed)?.trim_ascii();
+    let (scheme, credentials) = value.split_once(' ').unwrap_or((value, ""));
+    if !is_token(scheme) {
+        return Err(Refusal::Malformed);
+    }
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(Refusal::UnsupportedScheme);
+    }
+    let token = credentials.trim_start_matches(' ');
+    if is_b64token(token) {
+        Ok(Some(token))
+    } else {
+        Err(Refusal::Malformed)
+    }
+}
+
+/// RFC 9110 §5.6.2 `token`: what an auth scheme is made of.
+fn is_token(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// RFC 6750 §2.1: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
+fn is_b64token(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    !body.is_empty()
+        && body.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'+' | b'/')
+        })
+}
+
+/// The security scheme of operations that need a caller: a bearer access token.
+///
+/// Declaring it as an argument makes the operation secured in the OpenAPI document and gives the
+/// handler the caller; it reads the authentication step's [`Authentication`], so the header is
+/// never parsed twice with two sets of rules.
 pub struct BearerAuth(pub Principal);
 
-async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<Principal> {
-    let verifier = req
-        .data::<Arc<TokenVerifier>>()
-        .ok_or_else(|| AppError::internal("no token verifier is installed"))?;
-    verifier.verify(&bearer.token).map_err(|_| {
-        AppError::Unauthorized("The access token is missing, expired or invalid.".into()).into()
-    })
+/// The name of the scheme in the OpenAPI document.
+pub const BEARER_SCHEME: &str = "BearerAuth";
+
+impl<'a> ApiExtractor<'a> for BearerAuth {
+    const TYPES: &'static [ApiExtractorType] = &[ApiExtractorType::SecurityScheme];
+
+    type ParamType = ();
+    type ParamRawType = ();
+
+    fn register(registry: &mut Registry) {
+        registry.create_security_scheme(
+            BEARER_SCHEME,
+            MetaSecurityScheme {
+                ty: "http",
+                description: Some(
+                    "An access token from `POST /api/v1/auth/login` (or `/refresh`), sent as \
+                     `Authorization: Bearer <token>`. Tokens live 15 minutes; refresh them \
+                     before they expire.",
+                ),
+                name: None,
+                key_in: None,
+                scheme: Some("bearer"),
+                bearer_format: Some("JWT"),
+                flows: None,
+                openid_connect_url: None,
+            },
+        );
+    }
+
+    fn security_schemes() -> Vec<&'static str> {
+        vec![BEARER_SCHEME]
+    }
+
+    async fn from_request(
+        req: &'a Request,
+        _body: &mut RequestBody,
+        _param_opts: ExtractParamOptions<Self::ParamType>,
+    ) -> poem::Result<Self> {
+        let authentication = Authentication::of(req)
+            .ok_or_else(|| AppError::internal("the authentication step is not installed"))?;
+        Ok(BearerAuth(authentication.require_principal()?.clone()))
+    }
 }
 
 #[cfg(test)]
@@ -210,5 +375,93 @@ mod tests {
                 .unwrap();
         let token = verifier.sign(&claims(now() - 3_600)).unwrap();
         assert!(verifier.verify(&token).is_err());
+    }
+
+    fn headers(values: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append(header::AUTHORIZATION, value.parse().unwrap());
+        }
+        headers
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        for scheme in ["Bearer", "bearer", "BEARER", "BeArEr"] {
+            let headers = headers(&[&format!("{scheme} abc.def-ghi_~+/==")]);
+            assert_eq!(
+                bearer_token(&headers),
+                Ok(Some("abc.def-ghi_~+/==")),
+                "{scheme}"
+            );
+        }
+    }
+
+    #[test]
+    fn spaces_between_scheme_and_token_may_repeat() {
+        assert_eq!(bearer_token(&headers(&["Bearer   tok"])), Ok(Some("tok")));
+    }
+
+    #[test]
+    fn no_header_is_anonymous() {
+        assert_eq!(bearer_token(&HeaderMap::new()), Ok(None));
+    }
+
+    #[test]
+    fn malformed_credentials_are_refused_not_ignored() {
+        for value in [
+            "Bearer",
+            "Bearer ",
+            "Bearer a b",
+            "Bearer\ttok",
+            "Bearer tok,en",
+            "Bearer =abc",
+            "Bearer \"tok\"",
+        ] {
+            assert_eq!(
+                bearer_token(&headers(&[value])),
+                Err(Refusal::Malformed),
+                "{value:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn another_scheme_is_refused() {
+        assert_eq!(
+            bearer_token(&headers(&["Basic dXNlcjpwYXNz"])),
+            Err(Refusal::UnsupportedScheme)
+        );
+    }
+
+    #[test]
+    fn two_authorization_headers_are_refused() {
+        assert_eq!(
+            bearer_token(&headers(&["Bearer one", "Bearer two"])),
+            Err(Refusal::Malformed)
+        );
+    }
+
+    #[tokio::test]
+    async fn the_authenticator_proves_refuses_or_leaves_anonymous() {
+        let tokens = Arc::new(
+            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
+                .unwrap(),
+        );
+        let authenticator = Authenticator::new(Arc::clone(&tokens));
+        let token = tokens.sign(&claims(now())).unwrap();
+
+        let proven = authenticator
+            .authenticate(&headers(&[&format!("BEARER {token}")]))
+            .await;
+        let forged = authenticator
+            .authenticate(&headers(&[&format!("Bearer {token}x")]))
+            .await;
+        let anonymous = authenticator.authenticate(&HeaderMap::new()).await;
+
+        assert_eq!(proven.principal().unwrap().subject, "user-1");
+        assert_eq!(forged, Authentication::Refused(Refusal::InvalidToken));
+        assert!(forged.require_principal().is_err());
+        assert_eq!(anonymous, Authentication::Anonymous);
     }
 }

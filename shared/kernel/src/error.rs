@@ -87,10 +87,20 @@ impl poem::error::ResponseError for AppError {
             tracing::error!(error = %source, "request failed with an internal error");
         }
         let mut response = self.to_problem().into_response();
-        if let Self::TooManyRequests { retry_after_secs } = self {
-            response
-                .headers_mut()
-                .insert(poem::http::header::RETRY_AFTER, (*retry_after_secs).into());
+        match self {
+            Self::TooManyRequests { retry_after_secs } => {
+                response
+                    .headers_mut()
+                    .insert(poem::http::header::RETRY_AFTER, (*retry_after_secs).into());
+            }
+            // RFC 9110 §11.6.1: a 401 names the scheme that would be accepted.
+            Self::Unauthorized(_) => {
+                response.headers_mut().insert(
+                    poem::http::header::WWW_AUTHENTICATE,
+                    poem::http::HeaderValue::from_static("Bearer"),
+                );
+            }
+            _ => {}
         }
         response
     }

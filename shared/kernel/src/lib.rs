@@ -4,14 +4,16 @@
 //! - [`problem`]: RFC 9457 problem details, the one shape of every error response;
 //! - [`error`]: [`AppError`], the application error type, mapped to HTTP in exactly one place;
 //! - [`context`]: the per-request context (request id, path) that problem responses cite;
-//! - [`auth`]: the authenticated [`Principal`], access-token verification and the bearer
-//!   security scheme, shared so that the idempotency layer can validate a caller itself;
+//! - [`auth`]: the one authentication step and its outcome ([`Authentication`]), the
+//!   [`Principal`], access-token keys and the bearer security scheme;
+//! - [`client`]: the client address every per-client rule keys by;
 //! - [`pagination`]: page requests and paged results.
 //!
 //! Nothing here talks to a database, Redis or the network: modules and the host depend on it,
 //! it depends on none of them.
 
 pub mod auth;
+pub mod client;
 pub mod context;
 pub mod error;
 pub mod pagination;
@@ -20,7 +22,10 @@ pub mod problem;
 /// Where the host mounts every module's API; modules use it to build `Location` headers.
 pub const API_PREFIX: &str = "/api/v1";
 
-pub use auth::{AccessTokenClaims, BearerAuth, Principal, TokenVerifier};
+pub use auth::{
+    AccessTokenClaims, Authentication, Authenticator, BearerAuth, Principal, Refusal, TokenVerifier,
+};
+pub use client::client_address;
 pub use context::RequestContext;
 pub use error::{AppError, AppResult};
 pub use pagination::{Page, PageRequest};

@@ -4,7 +4,7 @@
 //! Adopt it with one line in a test suite:
 //!
 //! ```ignore
-//! testing::gate::assert_idempotency_intents(&app.address, || app.idempotency.store().operations()).await;
+//! testing::gate::assert_idempotency_intents(&app.address, &token, || app.idempotency.store().operations()).await;
 //! ```
 //!
 //! It checks, naming every operation that fails:
@@ -14,7 +14,10 @@
 //!    give a non-blank justification; no other operation lists the header;
 //! 2. in the running service, a request with a key to an operation the document calls
 //!    idempotent goes through the guard (the store records a claim), and a request to any other
-//!    operation does not. Declared intent is thereby verified intent, which ADR-017's gate is not.
+//!    operation does not. Declared intent is thereby verified intent, which ADR-017's gate is not;
+//! 3. for an operation the document secures, a keyed request *without* a token never reaches the
+//!    store: it is refused, not scoped to an anonymous caller (then the same request is sent with
+//!    `bearer_token` for check 2).
 
 use serde_json::Value;
 
@@ -27,12 +30,15 @@ struct Operation {
     path: String,
     name: String,
     declared_idempotent: bool,
+    secured: bool,
 }
 
-/// Checks the service at `base_url` (serving `/openapi.json`). `guard_marks` reads a counter
-/// that rises whenever the idempotency guard touches its store. Returns every failure.
+/// Checks the service at `base_url` (serving `/openapi.json`). `bearer_token` is a valid access
+/// token for the secured operations; `guard_marks` reads a counter that rises whenever the
+/// idempotency guard touches its store. Returns every failure.
 pub async fn check_idempotency_intents(
     base_url: &str,
+    bearer_token: &str,
     guard_marks: impl Fn() -> u64,
 ) -> Result<(), Vec<String>> {
     let http = reqwest::Client::new();
@@ -49,16 +55,45 @@ pub async fn check_idempotency_intents(
         failures.push("the document lists no operations: nothing was checked".to_owned());
     }
     for operation in &operations {
+        let keyed_request = || {
+            let url = format!("{base_url}{}", fill_path_parameters(&operation.path));
+            let method =
+                reqwest::Method::from_bytes(operation.method.to_ascii_uppercase().as_bytes())
+                    .expect("methods come from a fixed list");
+            let mut request = http.request(method, url).header(
+                "Idempotency-Key",
+                format!("intent-gate-{}", crate::unique_suffix()),
+            );
+            if UNSAFE.contains(&operation.method.as_str()) && operation.method != "delete" {
+                request = request.json(&serde_json::json!({}));
+            }
+            request
+        };
+        if operation.secured {
+            let before = guard_marks();
+            match keyed_request().send().await {
+                Err(err) => {
+                    failures.push(format!("{}: the request failed: {err}", operation.name));
+                    continue;
+                }
+                Ok(response) if response.status() != reqwest::StatusCode::UNAUTHORIZED => {
+                    failures.push(format!(
+                        "{}: secured, but a request without a token answered {}",
+                        operation.name,
+                        response.status()
+                    ));
+                }
+                Ok(_) if guard_marks() > before => failures.push(format!(
+                    "{}: secured, but a keyed request without a token reached the idempotency store",
+                    operation.name
+                )),
+                Ok(_) => {}
+            }
+        }
         let before = guard_marks();
-        let url = format!("{base_url}{}", fill_path_parameters(&operation.path));
-        let method = reqwest::Method::from_bytes(operation.method.to_ascii_uppercase().as_bytes())
-            .expect("methods come from a fixed list");
-        let mut request = http.request(method, url).header(
-            "Idempotency-Key",
-            format!("intent-gate-{}", crate::unique_suffix()),
-        );
-        if UNSAFE.contains(&operation.method.as_str()) && operation.method != "delete" {
-            request = request.json(&serde_json::json!({}));
+        let mut request = keyed_request();
+        if operation.secured {
+            request = request.bearer_auth(bearer_token);
         }
         if let Err(err) = request.send().await {
             failures.push(format!("{}: the request failed: {err}", operation.name));
@@ -85,8 +120,12 @@ pub async fn check_idempotency_intents(
 }
 
 /// [`check_idempotency_intents`], panicking with every failure.
-pub async fn assert_idempotency_intents(base_url: &str, guard_marks: impl Fn() -> u64) {
-    if let Err(failures) = check_idempotency_intents(base_url, guard_marks).await {
+pub async fn assert_idempotency_intents(
+    base_url: &str,
+    bearer_token: &str,
+    guard_marks: impl Fn() -> u64,
+) {
+    if let Err(failures) = check_idempotency_intents(base_url, bearer_token, guard_marks).await {
         panic!(
             "idempotency intents are wrong:\n  - {}",
             failures.join("\n  - ")
@@ -155,6 +194,9 @@ fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
                 path: path.clone(),
                 name,
                 declared_idempotent: intent == Some("idempotent"),
+                secured: operation["security"]
+                    .as_array()
+                    .is_some_and(|requirements| !requirements.is_empty()),
             });
         }
     }

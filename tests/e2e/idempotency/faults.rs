@@ -59,3 +59,72 @@ async fn requests_keep_succeeding_while_redis_is_down_and_guarding_resumes_after
     // attempt that was replayed.
     assert_eq!(executions.count(), 1 + 2 + 2 * resumed_after as u64 + 1);
 }
+
+const FAIL_CLOSED: &str = "/api/v1/fixtures/idem/fail-closed";
+
+#[tokio::test]
+async fn a_fail_closed_operation_answers_503_with_retry_after_and_executes_nothing_while_redis_is_down()
+ {
+    let mut redis = RedisServer::start().expect("the tests start a private redis-server");
+    let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Url(redis.url()))).await;
+    redis.stop();
+
+    let response = app
+        .request(Method::POST, FAIL_CLOSED)
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+
+    let retry_after = response.headers().get("retry-after").cloned();
+    let problem = e2e::assert_problem(response, StatusCode::SERVICE_UNAVAILABLE).await;
+    assert_eq!(problem["type"], "/problems/idempotency-store-unavailable");
+    assert!(retry_after.is_some_and(|v| v.to_str().unwrap().parse::<u64>().is_ok()));
+    assert_eq!(executions.count(), 0, "the handler never ran");
+    assert_eq!(app.idempotency.metrics().rejected_store_unavailable, 1);
+}
+
+#[tokio::test]
+async fn fail_open_operations_still_execute_while_a_fail_closed_one_refuses() {
+    let mut redis = RedisServer::start().expect("the tests start a private redis-server");
+    let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Url(redis.url()))).await;
+    redis.stop();
+
+    let open = app
+        .request(Method::POST, COUNTED)
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let closed = app
+        .request(Method::POST, FAIL_CLOSED)
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(open.status(), StatusCode::CREATED);
+    assert_eq!(closed.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(executions.count(), 1);
+}
+
+#[tokio::test]
+async fn a_fail_closed_operation_is_guarded_as_usual_while_redis_is_up() {
+    let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Shared)).await;
+    let send = || {
+        app.request(Method::POST, FAIL_CLOSED)
+            .idempotency_key("k")
+            .json(&json!({}))
+            .send()
+    };
+
+    let first = send().await.unwrap();
+    let retry = send().await.unwrap();
+
+    assert_eq!(first.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry));
+    assert_eq!(executions.count(), 1);
+}

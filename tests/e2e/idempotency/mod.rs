@@ -2,6 +2,8 @@
 //! real service. Fixture operations under `/api/v1/fixtures/idem` count their executions.
 
 mod backends;
+mod callers;
+mod disconnect;
 mod exclusion;
 mod faults;
 mod fingerprint;

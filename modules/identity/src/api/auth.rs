@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use infra::rate_limit::{RateLimitSettings, RateLimiter};
-use kernel::{AppError, AppResult, BearerAuth, Problem};
+use kernel::{AppError, AppResult, BearerAuth, Problem, client_address};
 use poem::Request;
 use poem::http::StatusCode;
 use poem_openapi::param::Path;
@@ -72,13 +72,6 @@ impl AuthApi {
         }
         Ok(())
     }
-}
-
-fn client_address(req: &Request) -> String {
-    req.remote_addr()
-        .as_socket_addr()
-        .map(|addr| addr.ip().to_string())
-        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// The account bucket of an email, normalised so `A@x.io` and `a@x.io` share one.
