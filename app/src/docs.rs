@@ -105,10 +105,15 @@ pub fn intent_inventory(document: &Value) -> String {
                     Some("idempotent") => (
                         "idempotent",
                         format!(
-                            "replayed for {}{}",
+                            "replayed for {}{}{}",
                             declaration["retention"].as_str().unwrap_or("?"),
                             if declaration["keyRequired"] == true {
                                 "; key required"
+                            } else {
+                                ""
+                            },
+                            if declaration["onStoreFailure"] == "reject" {
+                                "; fails closed (503) when the store is down"
                             } else {
                                 ""
                             }
@@ -140,4 +145,42 @@ pub fn intent_inventory(document: &Value) -> String {
         table.push('\n');
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::intent_inventory;
+
+    #[test]
+    fn the_inventory_says_which_operations_require_a_key_or_fail_closed() {
+        let document = json!({ "paths": {
+            "/pay": { "post": { "operationId": "pay", "x-idempotency": {
+                "intent": "idempotent", "retention": "PT24H", "keyRequired": true,
+                "onStoreFailure": "reject"
+            } } },
+            "/things": { "post": { "operationId": "create", "x-idempotency": {
+                "intent": "idempotent", "retention": "PT24H", "keyRequired": false,
+                "onStoreFailure": "execute"
+            } } },
+            "/login": { "post": { "operationId": "login", "x-idempotency": {
+                "intent": "non-idempotent", "justification": "fresh tokens"
+            } } }
+        }});
+
+        let table = intent_inventory(&document);
+
+        assert!(table.contains(
+            "| `pay` | `POST /pay` | idempotent | replayed for PT24H; key required; fails closed (503) when the store is down |"
+        ), "{table}");
+        assert!(
+            table.contains("| `create` | `POST /things` | idempotent | replayed for PT24H |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| `login` | `POST /login` | non-idempotent | fresh tokens |"),
+            "{table}"
+        );
+    }
 }

@@ -218,7 +218,7 @@ impl Application {
         let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
         if !self.idempotency.drain(remaining).await {
             tracing::warn!(
-                still_running = self.idempotency.executions_in_flight(),
+                still_running = self.idempotency.abandoned_executions_running(),
                 "shutdown grace ended with guarded executions still running: their keys stay \
                  claimed until idempotency.lock_ttl ends"
             );

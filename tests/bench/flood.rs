@@ -113,6 +113,7 @@ pub async fn run(
         // as the server has executed `keys` requests.
         duration: Duration::from_secs(60 + keys / 1_000),
         script_args: &args,
+        authorization: None,
     }
     .spawn();
     let result = match wrk {

@@ -256,6 +256,9 @@ pub struct Options {
     pub flood_keys: u64,
     /// Runs the memory flood only.
     pub flood_only: bool,
+    /// Every request carries a valid bearer token (verified once per request by the
+    /// authentication step), as authenticated API calls do.
+    pub bearer: bool,
     /// Instead of benchmarking, serves the fixtures with the in-process store for this many
     /// seconds, for trying wrk scripts by hand.
     pub serve: Option<u64>,
@@ -265,10 +268,11 @@ pub struct Options {
 
 impl Options {
     const USAGE: &'static str = "usage: idempotency_bench [--quick] [--duration SECS] \
-        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--serve SECS]\n\
+        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS]\n\
         defaults: --duration 2 --rounds 5 --connections 32 --flood-keys 1000000 (about 3 min)\n\
         --quick:  --duration 1 --rounds 3 --flood-keys 300000 (under a minute)\n\
         --flood-keys 0 skips the memory flood, --flood-only runs nothing else;\n\
+        --bearer sends a valid access token with every request;\n\
         --serve SECS only serves the fixtures (in-process store) for trying wrk by hand";
 
     fn parse(args: impl Iterator<Item = String>) -> anyhow::Result<Options> {
@@ -279,6 +283,7 @@ impl Options {
             connections: 32,
             flood_keys: 1_000_000,
             flood_only: false,
+            bearer: false,
             serve: None,
             args: args.clone(),
         };
@@ -301,6 +306,7 @@ impl Options {
                 "--connections" => options.connections = value(arg)?.max(1) as u32,
                 "--flood-keys" => options.flood_keys = value(arg)?,
                 "--flood-only" => options.flood_only = true,
+                "--bearer" => options.bearer = true,
                 "--serve" => options.serve = Some(value(arg)?),
                 "-h" | "--help" => {
                     println!("{}", Self::USAGE);
@@ -492,12 +498,13 @@ async fn measure(
             // A new key per run, primed just before: a key primed once at the start could have
             // been evicted from the bounded in-process store by the first-execution runs since.
             let key = keys.fresh("replay");
-            prime(&server.app, &key).await?;
+            prime(&server.app, &key, options.bearer).await?;
             vec!["fixed".into(), key]
         }
     };
     let script_args: Vec<String> = std::iter::once(BODY.to_owned()).chain(mode).collect();
     let url = server.app.url(scenario.path());
+    let authorization = options.bearer.then(|| bench_authorization(&server.app));
 
     let metrics_before = server.app.idempotency.metrics();
     let operations_before = server.app.idempotency.store().operations();
@@ -514,6 +521,7 @@ async fn measure(
         connections: options.connections,
         duration: options.duration,
         script_args: &script_args,
+        authorization: authorization.as_deref(),
     }
     .run()
     .await?;
@@ -594,13 +602,24 @@ async fn measure(
 
 /// Sends the replay scenario's request once (a first execution) and once more (which must
 /// replay), from the same address as wrk so that the key's scope (the caller) is the same.
-async fn prime(app: &TestApp, key: &str) -> anyhow::Result<()> {
+/// The `Authorization` header of `--bearer` runs: one valid token for the whole run, so that
+/// every request pays one verification, as an authenticated API call does.
+fn bench_authorization(app: &TestApp) -> String {
+    format!("Bearer {}", app.token_for("bench"))
+}
+
+async fn prime(app: &TestApp, key: &str, bearer: bool) -> anyhow::Result<()> {
     for attempt in ["priming", "checking the replay of"] {
-        let response = app
+        let mut request = app
             .request(reqwest::Method::POST, COUNTED_PATH)
             .header("Content-Type", "application/json")
             .header(idempotency::IDEMPOTENCY_KEY, key)
-            .body(BODY)
+            .body(BODY);
+        if bearer {
+            // The replay is scoped to the caller: prime it as the caller wrk will be.
+            request = request.header("Authorization", bench_authorization(app));
+        }
+        let response = request
             .send()
             .await
             .with_context(|| format!("{attempt} the replay key"))?;

@@ -10,6 +10,9 @@
 --                   across runs either)
 --   fixed KEY       the same key on every request: replays, once the bench has primed it
 --
+-- With BENCH_AUTHORIZATION set in the environment (the bench's --bearer), every request also
+-- carries it as its Authorization header.
+--
 -- There is deliberately no response() function: with one defined, wrk parses every response
 -- for Lua, a client cost that would come off the server's share of the two cores. wrk itself
 -- counts statuses above 399, and the bench checks the server's own counters.
@@ -30,6 +33,8 @@ end
 thread_id = 0
 local counter = 0
 local body, mode, key
+local authorization = os.getenv("BENCH_AUTHORIZATION")
+if authorization == "" then authorization = nil end
 
 function init(args)
   body = args[1] or error("the first argument must be the request body")
@@ -47,6 +52,9 @@ end
 -- work per request in every scenario and the ratios compare the server, not the client.
 function request()
   local headers = { ["Content-Type"] = "application/json" }
+  if authorization then
+    headers["Authorization"] = authorization
+  end
   if mode == "unique" then
     counter = counter + 1
     headers["Idempotency-Key"] = key .. "-" .. thread_id .. "-" .. counter

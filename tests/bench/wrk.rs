@@ -36,6 +36,9 @@ pub struct Load<'a> {
     pub duration: Duration,
     /// The script's arguments (after `--`): body, mode, key...
     pub script_args: &'a [String],
+    /// An `Authorization` header value for every request (the script reads it from the
+    /// environment, `BENCH_AUTHORIZATION`), or none.
+    pub authorization: Option<&'a str>,
 }
 
 /// What one wrk run reports.
@@ -77,6 +80,10 @@ impl Load<'_> {
             .arg(self.url)
             .arg("--")
             .args(self.script_args)
+            .env(
+                "BENCH_AUTHORIZATION",
+                self.authorization.unwrap_or_default(),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // Should the bench fail while wrk runs, wrk must not go on loading a dead server.

@@ -46,6 +46,30 @@ fn never_ending(first: Bytes) -> reqwest::Body {
     reqwest::Body::wrap_stream(stream)
 }
 
+/// POSTs `body` as JSON to `path` over HTTP/2 with `headers`, and waits at most
+/// [`ANSWER_WITHIN`] for the answer.
+async fn http2_post(
+    app: &TestApp,
+    path: &str,
+    headers: &[(&str, String)],
+    body: reqwest::Body,
+) -> reqwest::Response {
+    let mut request = app
+        .http2_client()
+        .post(app.url(path))
+        .header("content-type", "application/json")
+        .body(body);
+    for (name, value) in headers {
+        request = request.header(*name, value);
+    }
+    let response = tokio::time::timeout(ANSWER_WITHIN, request.send())
+        .await
+        .expect("answered before the body was complete")
+        .unwrap();
+    assert_eq!(response.version(), reqwest::Version::HTTP_2);
+    response
+}
+
 /// A body sent as one stream chunk, so reqwest declares no length (chunked over HTTP/1.1, no
 /// `content-length` over HTTP/2).
 fn streamed(body: Bytes) -> reqwest::Body {
@@ -140,19 +164,8 @@ async fn http2_without_a_content_length_over_the_limit_is_a_413_while_the_client
 {
     let (app, executions) = spawn().await;
 
-    let response = tokio::time::timeout(
-        ANSWER_WITHIN,
-        app.http2_client()
-            .post(app.url(PLAIN))
-            .header("content-type", "application/json")
-            .body(never_ending(json_of_size(LIMIT + 1)))
-            .send(),
-    )
-    .await
-    .expect("answered before the body was complete")
-    .unwrap();
+    let response = http2_post(&app, PLAIN, &[], never_ending(json_of_size(LIMIT + 1))).await;
 
-    assert_eq!(response.version(), reqwest::Version::HTTP_2);
     assert_problem(response, StatusCode::PAYLOAD_TOO_LARGE).await;
     assert_eq!(executions.count(), 0);
 }
@@ -163,18 +176,13 @@ async fn http2_without_a_content_length_over_the_limit_with_a_key_is_a_413_befor
     let (app, executions) = spawn().await;
     let operations = app.idempotency.store().operations();
 
-    let response = tokio::time::timeout(
-        ANSWER_WITHIN,
-        app.http2_client()
-            .post(app.url(COUNTED))
-            .header("content-type", "application/json")
-            .header("idempotency-key", "k")
-            .body(never_ending(json_of_size(LIMIT + 1)))
-            .send(),
+    let response = http2_post(
+        &app,
+        COUNTED,
+        &[("idempotency-key", "k".to_owned())],
+        never_ending(json_of_size(LIMIT + 1)),
     )
-    .await
-    .expect("answered before the body was complete")
-    .unwrap();
+    .await;
 
     assert_problem(response, StatusCode::PAYLOAD_TOO_LARGE).await;
     assert_eq!(executions.count(), 0);
@@ -185,20 +193,14 @@ async fn http2_without_a_content_length_over_the_limit_with_a_key_is_a_413_befor
 async fn http2_with_a_content_length_over_the_limit_is_a_413_before_the_body_is_sent() {
     let (app, executions) = spawn().await;
 
-    let response = tokio::time::timeout(
-        ANSWER_WITHIN,
-        app.http2_client()
-            .post(app.url(PLAIN))
-            .header("content-type", "application/json")
-            .header("content-length", (LIMIT * 4).to_string())
-            .body(never_ending(Bytes::from_static(b"{\"pad\":\"")))
-            .send(),
+    let response = http2_post(
+        &app,
+        PLAIN,
+        &[("content-length", (LIMIT * 4).to_string())],
+        never_ending(Bytes::from_static(b"{\"pad\":\"")),
     )
-    .await
-    .expect("answered before the body was complete")
-    .unwrap();
+    .await;
 
-    assert_eq!(response.version(), reqwest::Version::HTTP_2);
     assert_problem(response, StatusCode::PAYLOAD_TOO_LARGE).await;
     assert_eq!(executions.count(), 0);
 }
@@ -233,17 +235,11 @@ async fn a_body_of_exactly_the_limit_is_accepted_in_every_framing() {
 #[tokio::test]
 async fn a_keyed_body_of_exactly_the_limit_is_guarded_over_http2() {
     let (app, executions) = spawn().await;
-    let send = || {
-        app.http2_client()
-            .post(app.url(COUNTED))
-            .header("content-type", "application/json")
-            .header("idempotency-key", "k")
-            .body(streamed(json_of_size(LIMIT)))
-            .send()
-    };
+    let key = [("idempotency-key", "k".to_owned())];
+    let send = || http2_post(&app, COUNTED, &key, streamed(json_of_size(LIMIT)));
 
-    let first = send().await.unwrap();
-    let retry = send().await.unwrap();
+    let first = send().await;
+    let retry = send().await;
 
     assert_eq!(first.status(), StatusCode::CREATED);
     assert!(e2e::is_replay(&retry));

@@ -11,12 +11,12 @@
 //! 4. claims the key in the store in one atomic step, which either wins the right to execute,
 //!    or finds the completed response (replayed, 1 round trip), a different payload (422), or
 //!    the original still running (wait up to `lock_wait`, then replay or 409);
-//! 5. having won, runs the handler **on a task of its own**, renewing its lease every third of
-//!    `lock_ttl`, then stores a 2xx JSON or body-less response for `retention` (fenced by the
+//! 5. having won, runs the handler renewing its lease every third of `lock_ttl`, then stores a 2xx JSON or body-less response for `retention` (fenced by the
 //!    lease token, so a claimant that lost its lease cannot overwrite its successor), or
 //!    releases the key after anything else (a panic included) so that the client's retry
-//!    executes. The task runs to the end even if the client disconnects or resets the stream
-//!    meanwhile, which is exactly when clients retry: the retry then finds the response.
+//!    executes. This runs to the end even if the client resets its connection or stream
+//!    meanwhile (it moves onto a task of its own), which is exactly when clients retry: the
+//!    retry then finds the response.
 //!
 //! A request without a key (or with a blank one) is passed straight to the handler: no
 //! buffering, no store access. Store faults fail open (the request executes unguarded and
@@ -26,8 +26,9 @@
 use std::any::Any;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -51,7 +52,7 @@ pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 pub const IDEMPOTENT_REPLAY: &str = "x-idempotent-replay";
 
 /// The layer's shared state: the store, the settings, the counters, and the guarded executions
-/// still running (which shutdown waits for).
+/// that outlived their clients' connections (which shutdown waits for).
 ///
 /// The host builds one and puts it in the request data (`Arc<Idempotency>`), where every guard
 /// finds it; the guards themselves are stateless.
@@ -103,15 +104,15 @@ impl Idempotency {
         self.metrics.snapshot()
     }
 
-    /// Guarded executions still running (their clients may have gone).
-    pub fn executions_in_flight(&self) -> usize {
+    /// Guarded executions still running after their clients went away.
+    pub fn abandoned_executions_running(&self) -> usize {
         self.executions.len()
     }
 
-    /// Waits up to `within` for every guarded execution to finish and store its response;
-    /// `false` if some were still running. Called at shutdown, after the server stopped
-    /// accepting: an execution whose client disconnected has no connection for the server to
-    /// drain, so this is what keeps its response from being lost with the process.
+    /// Waits up to `within` for every guarded execution whose client went away to finish and
+    /// store its response; `false` if some were still running. Called at shutdown, after the
+    /// server drained its connections: such an execution has no connection left for the server
+    /// to wait on, so this is what keeps its response from being lost with the process.
     pub async fn drain(&self, within: Duration) -> bool {
         self.executions.close();
         tokio::time::timeout(within, self.executions.wait())
@@ -330,13 +331,15 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
 }
 
 impl<E: Endpoint + 'static> Guard<E> {
-    /// Runs a claimed execution on its own task and waits for it.
+    /// Runs a claimed execution to the end, whatever the client does.
     ///
-    /// hyper drops this future when the client disconnects or resets the stream. The task does
-    /// not care: it finishes the handler, the lease renewal and the store's `complete` or
-    /// `release`, so the client's retry finds the response instead of a claim nobody renews.
-    /// A panic in the handler releases the key (the retry may execute at once) and is then
-    /// resumed here, where the host's panic handler turns it into a 500.
+    /// hyper drops this future when the client resets its connection or HTTP/2 stream. The
+    /// execution (handler, lease renewal, the store's `complete` or `release`) is therefore
+    /// owned by a [`ClaimedExecution`], which, dropped unfinished, moves it as it stands onto a
+    /// task of its own to finish there: the client's retry then finds the response instead of
+    /// a claim nobody renews. While the client waits, nothing is spawned. A panic in the
+    /// handler releases the key (the retry may execute at once) and is resumed here, where the
+    /// host's panic handler turns it into a 500.
     async fn execute_claimed(
         &self,
         layer: Arc<Idempotency>,
@@ -344,31 +347,65 @@ impl<E: Endpoint + 'static> Guard<E> {
         token: LeaseToken,
         req: Request,
     ) -> poem::Result<Response> {
-        let handoff = Arc::new(Handoff::default());
-        let client = WaitingClient(Arc::clone(&handoff));
         let inner = Arc::clone(&self.inner);
-        let task_layer = Arc::clone(&layer);
-        let work = async move {
-            let result = run_claimed(&*inner, &task_layer, &scope, token, req).await;
-            if handoff.finish() == Finished::AfterClientLeft {
-                task_layer.metrics.completed_after_disconnect();
-            }
-            result
+        let work_layer = Arc::clone(&layer);
+        let work = async move { run_claimed(&*inner, &work_layer, &scope, token, req).await };
+        let execution = ClaimedExecution {
+            work: Some(Box::pin(work)),
+            layer,
         };
-        // The task keeps the request's span and context, so its logs and problem responses
-        // still carry the request id.
-        let work = in_request_context(work.instrument(tracing::Span::current()));
-        let joined = layer.executions.spawn(work).await;
-        drop(client);
-        match joined {
-            Ok(Ok(result)) => result,
-            Ok(Err(panic)) => std::panic::resume_unwind(panic),
-            // Only a runtime shutting down cancels the task; there is no response to give.
-            Err(err) => Err(poem::Error::from_string(
-                format!("guarded execution did not finish: {err}"),
-                StatusCode::SERVICE_UNAVAILABLE,
-            )),
+        match execution.await {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
         }
+    }
+}
+
+/// What a claimed execution ends with: the response (or error), or the handler's panic after
+/// the key was released.
+type Executed = Result<poem::Result<Response>, Panic>;
+
+/// A claimed execution, polled in place while its client waits for it.
+///
+/// Dropped before it finished (the client went away), it is moved onto a task of its own,
+/// tracked by the layer so that shutdown waits for it, and runs to the end there.
+struct ClaimedExecution {
+    work: Option<Pin<Box<dyn Future<Output = Executed> + Send>>>,
+    layer: Arc<Idempotency>,
+}
+
+impl Future for ClaimedExecution {
+    type Output = Executed;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Executed> {
+        let Some(work) = self.work.as_mut() else {
+            return Poll::Pending;
+        };
+        let executed = std::task::ready!(work.as_mut().poll(cx));
+        self.work = None;
+        Poll::Ready(executed)
+    }
+}
+
+impl Drop for ClaimedExecution {
+    fn drop(&mut self) {
+        let Some(work) = self.work.take() else {
+            return;
+        };
+        let layer = Arc::clone(&self.layer);
+        if tokio::runtime::Handle::try_current().is_err() {
+            // No runtime left to finish on: the key stays claimed until its lease ends.
+            tracing::warn!("a guarded execution was abandoned with no runtime to finish it");
+            return;
+        }
+        // Dropped inside the request's span and context (tracing and tokio keep both set
+        // while a future is dropped): the continuation keeps them.
+        let rescued = in_request_context(async move {
+            let _ = work.await;
+            layer.metrics.completed_after_disconnect();
+        })
+        .instrument(tracing::Span::current());
+        self.layer.executions.spawn(rescued);
     }
 }
 
@@ -476,45 +513,6 @@ fn in_request_context<F: Future>(work: F) -> impl Future<Output = F::Output> {
             Some(context) => context.scope(work).await,
             None => work.await,
         }
-    }
-}
-
-/// Who finished first: the execution task, or the client that stopped waiting for it.
-#[derive(Default)]
-struct Handoff(AtomicU8);
-
-const RUNNING: u8 = 0;
-const FINISHED: u8 = 1;
-const ABANDONED: u8 = 2;
-
-#[derive(Debug, PartialEq, Eq)]
-enum Finished {
-    WhileClientWaited,
-    AfterClientLeft,
-}
-
-impl Handoff {
-    fn finish(&self) -> Finished {
-        match self
-            .0
-            .compare_exchange(RUNNING, FINISHED, Ordering::AcqRel, Ordering::Acquire)
-        {
-            Ok(_) => Finished::WhileClientWaited,
-            Err(_) => Finished::AfterClientLeft,
-        }
-    }
-}
-
-/// Held by the connection's future while it waits: dropped early, it marks the execution as
-/// abandoned by its client.
-struct WaitingClient(Arc<Handoff>);
-
-impl Drop for WaitingClient {
-    fn drop(&mut self) {
-        let _ = self
-            .0
-            .0
-            .compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire);
     }
 }
 

@@ -62,20 +62,30 @@ async fn requests_keep_succeeding_while_redis_is_down_and_guarding_resumes_after
 
 const FAIL_CLOSED: &str = "/api/v1/fixtures/idem/fail-closed";
 
-#[tokio::test]
-async fn a_fail_closed_operation_answers_503_with_retry_after_and_executes_nothing_while_redis_is_down()
- {
-    let mut redis = RedisServer::start().expect("the tests start a private redis-server");
-    let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Url(redis.url()))).await;
-    redis.stop();
-
-    let response = app
-        .request(Method::POST, FAIL_CLOSED)
+/// POSTs `{}` to `path` with the key `k`.
+async fn post_keyed(app: &TestApp, path: &str) -> reqwest::Response {
+    app.request(Method::POST, path)
         .idempotency_key("k")
         .json(&json!({}))
         .send()
         .await
-        .unwrap();
+        .expect("request failed")
+}
+
+/// A service on a private Redis that is already stopped.
+async fn spawn_with_redis_down() -> (TestApp, e2e::fixtures::Executions, RedisServer) {
+    let mut redis = RedisServer::start().expect("the tests start a private redis-server");
+    let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Url(redis.url()))).await;
+    redis.stop();
+    (app, executions, redis)
+}
+
+#[tokio::test]
+async fn a_fail_closed_operation_answers_503_with_retry_after_and_executes_nothing_while_redis_is_down()
+ {
+    let (app, executions, _redis) = spawn_with_redis_down().await;
+
+    let response = post_keyed(&app, FAIL_CLOSED).await;
 
     let retry_after = response.headers().get("retry-after").cloned();
     let problem = e2e::assert_problem(response, StatusCode::SERVICE_UNAVAILABLE).await;
@@ -87,24 +97,10 @@ async fn a_fail_closed_operation_answers_503_with_retry_after_and_executes_nothi
 
 #[tokio::test]
 async fn fail_open_operations_still_execute_while_a_fail_closed_one_refuses() {
-    let mut redis = RedisServer::start().expect("the tests start a private redis-server");
-    let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Url(redis.url()))).await;
-    redis.stop();
+    let (app, executions, _redis) = spawn_with_redis_down().await;
 
-    let open = app
-        .request(Method::POST, COUNTED)
-        .idempotency_key("k")
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
-    let closed = app
-        .request(Method::POST, FAIL_CLOSED)
-        .idempotency_key("k")
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let open = post_keyed(&app, COUNTED).await;
+    let closed = post_keyed(&app, FAIL_CLOSED).await;
 
     assert_eq!(open.status(), StatusCode::CREATED);
     assert_eq!(closed.status(), StatusCode::SERVICE_UNAVAILABLE);
@@ -114,15 +110,9 @@ async fn fail_open_operations_still_execute_while_a_fail_closed_one_refuses() {
 #[tokio::test]
 async fn a_fail_closed_operation_is_guarded_as_usual_while_redis_is_up() {
     let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Shared)).await;
-    let send = || {
-        app.request(Method::POST, FAIL_CLOSED)
-            .idempotency_key("k")
-            .json(&json!({}))
-            .send()
-    };
 
-    let first = send().await.unwrap();
-    let retry = send().await.unwrap();
+    let first = post_keyed(&app, FAIL_CLOSED).await;
+    let retry = post_keyed(&app, FAIL_CLOSED).await;
 
     assert_eq!(first.status(), StatusCode::CREATED);
     assert!(is_replay(&retry));
