@@ -41,6 +41,10 @@
 //! (b); no conflict, key reuse or store fault anywhere. A mismatch stops the bench with an
 //! error rather than print a number for the wrong thing.
 //!
+//! With `--bearer`, every request of every scenario carries the same valid access token (the
+//! replay key is primed as that caller), so each pays one verification in the host's
+//! authentication step, as an authenticated API call does.
+//!
 //! Scenario (b)'s question, what merely being wrapped costs, is also answered without HTTP (see
 //! [`guard_cost`]), because over HTTP the answer is smaller than this machine's noise.
 //!
