@@ -58,11 +58,17 @@ impl TestAppBuilder {
         self.spawn_with(()).await
     }
 
-    /// Starts the service with an extra, test-only API mounted beside the modules.
-    pub async fn spawn_with<X: OpenApi + idempotency::intent::DeclaredIntents + 'static>(
-        self,
-        extra: X,
-    ) -> TestApp {
+    /// Tries to start the service and returns why it refused to (panics if it started).
+    pub async fn start_up_error(self) -> String {
+        let (_database, _namespace, settings) = self.settings().await;
+        match app::Application::build(settings).await {
+            Ok(_) => panic!("the service started, but these settings must stop it"),
+            Err(err) => format!("{err:#}"),
+        }
+    }
+
+    /// The database, Redis namespace and settings this builder describes.
+    async fn settings(self) -> (TestDatabase, String, Settings) {
         let database = match self.database {
             Some(database) => database,
             None => TestDatabase::create().await,
@@ -87,6 +93,15 @@ impl TestAppBuilder {
             .collect();
         let settings =
             app::config::load_with(Environment::Test, &borrowed).expect("test settings must load");
+        (database, namespace, settings)
+    }
+
+    /// Starts the service with an extra, test-only API mounted beside the modules.
+    pub async fn spawn_with<X: OpenApi + idempotency::intent::DeclaredIntents + 'static>(
+        self,
+        extra: X,
+    ) -> TestApp {
+        let (database, namespace, settings) = self.settings().await;
         let application = app::Application::build_with(settings.clone(), extra)
             .await
             .expect("the service must start");
@@ -129,6 +144,7 @@ pub struct TestApp {
 
 impl TestApp {
     pub fn builder() -> TestAppBuilder {
+        install_test_subscriber();
         TestAppBuilder {
             overrides: Vec::new(),
             redis: RedisChoice::None,
@@ -374,4 +390,97 @@ pub async fn spawn_with_idempotency_fixtures(
     builder
         .spawn_with(fixtures::IdempotencyFixtureApi::new(executions.clone()))
         .await
+}
+
+/// The log events (INFO and above) emitted on this test's thread while it is alive: what the
+/// service under test logged, since the test's runtime (current-thread) runs its tasks here.
+pub struct CapturedLogs {
+    events: Events,
+}
+
+type Events = std::sync::Arc<std::sync::Mutex<Vec<(tracing::Level, String)>>>;
+
+thread_local! {
+    /// Where [`ThreadCapture`] sends this thread's events, while a test captures them.
+    static CAPTURE: std::cell::RefCell<Option<Events>> = const { std::cell::RefCell::new(None) };
+}
+
+impl CapturedLogs {
+    pub fn install() -> Self {
+        install_test_subscriber();
+        let events = Events::default();
+        CAPTURE.with(|capture| *capture.borrow_mut() = Some(std::sync::Arc::clone(&events)));
+        Self { events }
+    }
+
+    /// How many events at `level` had a message containing `text`.
+    pub fn count(&self, level: tracing::Level, text: &str) -> usize {
+        self.events
+            .lock()
+            .expect("log capture")
+            .iter()
+            .filter(|(l, message)| *l == level && message.contains(text))
+            .count()
+    }
+
+    /// Every captured message, for assertion failures.
+    pub fn all(&self) -> Vec<String> {
+        self.events
+            .lock()
+            .expect("log capture")
+            .iter()
+            .map(|(level, message)| format!("{level} {message}"))
+            .collect()
+    }
+}
+
+impl Drop for CapturedLogs {
+    fn drop(&mut self) {
+        CAPTURE.with(|capture| capture.borrow_mut().take());
+    }
+}
+
+/// Installs, once per test process, a global subscriber that hands each thread's INFO-and-above
+/// events to that thread's [`CapturedLogs`], if any.
+///
+/// Why global rather than a subscriber scoped to the capturing test's thread: tracing caches
+/// each callsite's interest process-wide, and with only thread-scoped subscribers a cache
+/// rebuild on one test's thread can race another's and leave a callsite marked "never", so an
+/// event goes unseen. A global subscriber that is interested in every INFO callsite keeps them
+/// all at least "sometimes", whatever else is installed.
+pub fn install_test_subscriber() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        use tracing_subscriber::Layer as _;
+        use tracing_subscriber::layer::SubscriberExt as _;
+        let subscriber = tracing_subscriber::registry()
+            .with(ThreadCapture.with_filter(tracing_subscriber::filter::LevelFilter::INFO));
+        // Another global subscriber (a test binary that sets its own) is fine too.
+        let _ = tracing::subscriber::set_global_default(subscriber);
+    });
+}
+
+struct ThreadCapture;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ThreadCapture {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        struct Message(String);
+        impl tracing::field::Visit for Message {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                if field.name() == "message" {
+                    self.0 = format!("{value:?}");
+                }
+            }
+        }
+        CAPTURE.with(|capture| {
+            if let Some(events) = capture.borrow().as_ref() {
+                let mut message = Message(String::new());
+                event.record(&mut message);
+                events
+                    .lock()
+                    .expect("log capture")
+                    .push((*event.metadata().level(), message.0));
+            }
+        });
+    }
 }

@@ -22,11 +22,13 @@ pub struct HealthApi {
 /// The state of the service and its dependencies.
 #[derive(Debug, Object)]
 pub struct HealthReport {
-    /// `ok` when every dependency answered.
+    /// `ok` when every dependency answered; `degraded` when one the service can do without did
+    /// not (it still serves: see the dependency's field).
     pub status: String,
     /// The database: `ok`.
     pub database: String,
-    /// Redis: `ok`, or `not configured` when the service runs on in-process stores.
+    /// Redis: `ok`; `unavailable` (idempotency fails open, rate limits count per instance,
+    /// until it answers again); or `not configured` when the service runs on in-process stores.
     pub redis: String,
 }
 
@@ -39,10 +41,12 @@ enum LiveResponse {
 
 #[derive(ApiResponse)]
 enum ReadyResponse {
-    /// Every dependency answered: the service can take traffic.
+    /// The service can take traffic: `status` is `ok`, or `degraded` when a dependency it can do
+    /// without (Redis) did not answer.
     #[oai(status = 200)]
     Ready(Json<HealthReport>),
-    /// A dependency did not answer; the problem names it.
+    /// The service cannot serve: a dependency it needs (the database) did not answer; the
+    /// problem names it.
     #[oai(status = 503, content_type = "application/problem+json")]
     NotReady(Json<Problem>),
 }
@@ -51,8 +55,8 @@ enum ReadyResponse {
 impl HealthApi {
     /// Liveness
     ///
-    /// Answers 200 while the process is up. Checks no dependency, so a database outage does not
-    /// get the process restarted.
+    /// Answers 200 while the process is up. Checks no dependency, so an outage of the database or
+    /// Redis never gets the process restarted. Point a Kubernetes liveness probe here.
     #[oai(path = "/live", method = "get", operation_id = "healthLive")]
     async fn live(&self) -> LiveResponse {
         LiveResponse::Live(Json(HealthReport {
@@ -64,8 +68,10 @@ impl HealthApi {
 
     /// Readiness
     ///
-    /// Answers 200 when the database (and Redis, when configured) answer; 503 naming the
-    /// failing dependency otherwise.
+    /// Answers whether this instance can serve: 503 only when the database does not answer. A
+    /// Redis outage answers 200 with `status: degraded` and `redis: unavailable`: every instance
+    /// shares that Redis, so taking them out of rotation for it would turn a degraded service
+    /// into no service. Point a load balancer's health check or a Kubernetes readiness probe here.
     #[oai(path = "/ready", method = "get", operation_id = "healthReady")]
     async fn ready(&self) -> ReadyResponse {
         if let Err(err) = self.database.ping().await {
@@ -76,14 +82,19 @@ impl HealthApi {
             Some(connection) => match infra::redis::ping(connection).await {
                 Ok(()) => "ok",
                 Err(err) => {
-                    tracing::warn!(error = %err, "readiness: redis did not answer");
-                    return not_ready("redis");
+                    tracing::debug!(error = %err, "readiness: redis did not answer");
+                    "unavailable"
                 }
             },
             None => "not configured",
         };
         ReadyResponse::Ready(Json(HealthReport {
-            status: "ok".into(),
+            status: if redis == "unavailable" {
+                "degraded"
+            } else {
+                "ok"
+            }
+            .into(),
             database: "ok".into(),
             redis: redis.into(),
         }))

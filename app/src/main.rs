@@ -46,7 +46,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             tracing::info!(environment = settings.environment.as_str(), "starting");
             let application = app::Application::build(settings).await?;
             application.run_until_stopped().await?;
-            telemetry.shutdown().await;
+            for failure in telemetry.shutdown().await {
+                eprintln!("telemetry: {failure}");
+            }
             Ok(())
         }
         Command::Openapi => {

@@ -17,6 +17,7 @@ use infra::http::{Authenticate, BodyLimit, observe, panic_as_problem};
 use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
 use infra::rate_limit::{RateLimitSettings, RateLimiter};
+use infra::redis::AtStartup;
 use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
 use kernel::{Authenticator, TokenVerifier};
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
@@ -36,6 +37,8 @@ pub struct Application {
     document: OpenApiDocument,
     idempotency: Arc<Idempotency>,
     settings: Settings,
+    /// Pings a Redis that did not answer at start-up until it does; stopped at shutdown.
+    redis_connector: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Application {
@@ -52,12 +55,24 @@ impl Application {
         let database = Database::connect(&settings.database)
             .await
             .context("database.url")?;
+        let mut redis_connector = None;
         let redis = match settings.redis.url() {
-            Some(url) => Some(
-                infra::redis::connect(url)
-                    .await
-                    .context("redis.url: Redis did not answer")?,
-            ),
+            Some(url) => {
+                let (connection, at_startup) = infra::redis::connect(url).await.context(
+                    "redis.url: not a usable Redis (a malformed URL, or credentials Redis refused)",
+                )?;
+                if let AtStartup::Unavailable(err) = at_startup {
+                    // Tolerated: serving degraded beats not serving. The manager connects on
+                    // first use; the background pings make sure that happens promptly.
+                    tracing::warn!(
+                        error = %err,
+                        "redis.url: Redis did not answer at start-up; serving with idempotency \
+                         failing open and rate limits counted in process until it does"
+                    );
+                    redis_connector = Some(infra::redis::connect_in_background(connection.clone()));
+                }
+                Some(connection)
+            }
             None => {
                 // The one start-up warning for every in-process fallback.
                 tracing::warn!(
@@ -176,6 +191,7 @@ impl Application {
             document,
             idempotency,
             settings,
+            redis_connector,
         })
     }
 
@@ -222,6 +238,9 @@ impl Application {
                 "shutdown grace ended with guarded executions still running: their keys stay \
                  claimed until idempotency.lock_ttl ends"
             );
+        }
+        if let Some(connector) = self.redis_connector {
+            connector.abort();
         }
         served
     }

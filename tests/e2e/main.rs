@@ -3,6 +3,7 @@
 mod architecture;
 mod body_limit;
 mod compose;
+mod degraded;
 mod docs;
 mod errors;
 mod health;
@@ -11,5 +12,4 @@ mod identity;
 mod intents;
 mod serving;
 mod settings;
-mod telemetry;
 mod things;

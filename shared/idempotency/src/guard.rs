@@ -20,8 +20,8 @@
 //!
 //! A request without a key (or with a blank one) is passed straight to the handler: no
 //! buffering, no store access. Store faults fail open (the request executes unguarded and
-//! `idempotency.degraded` counts it), unless the operation declared
-//! `on_store_failure = "reject"`: then it answers 503.
+//! `idempotency.degraded` counts it; one warning per outage, not per request), unless the
+//! operation declared `on_store_failure = "reject"`: then it answers 503.
 
 use std::any::Any;
 use std::future::Future;
@@ -33,6 +33,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::FutureExt as _;
+use kernel::outage::OutageLog;
 use kernel::{Authentication, Problem, RequestContext, client_address};
 use poem::http::{HeaderMap, HeaderValue, StatusCode, header};
 use poem::{Body, Endpoint, IntoResponse, PathPattern, Request, Response};
@@ -44,7 +45,7 @@ use crate::intent::{Intent, OnStoreFailure};
 use crate::key::{ClientKey, Fingerprint, ScopeKey};
 use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
 use crate::settings::IdempotencySettings;
-use crate::store::{Claim, LeaseToken, MemoryStore, RedisStore, Store, StoredResponse};
+use crate::store::{Claim, LeaseToken, MemoryStore, RedisStore, Store, StoreError, StoredResponse};
 
 /// The request header that carries the client's key.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
@@ -61,6 +62,8 @@ pub struct Idempotency {
     settings: IdempotencySettings,
     metrics: Metrics,
     executions: TaskTracker,
+    // One warning per store outage; every faulty request is still counted in `metrics`.
+    outage: OutageLog,
 }
 
 impl Idempotency {
@@ -71,6 +74,10 @@ impl Idempotency {
             settings,
             metrics: Metrics::default(),
             executions: TaskTracker::new(),
+            outage: OutageLog::new(
+                "idempotency store",
+                "keyed requests execute unguarded (fail-closed operations answer 503)",
+            ),
         }
     }
 
@@ -102,6 +109,17 @@ impl Idempotency {
     /// The counters so far.
     pub fn metrics(&self) -> MetricsSnapshot {
         self.metrics.snapshot()
+    }
+
+    /// Store outages the layer has met since it started (each logged once).
+    pub fn store_outages(&self) -> u64 {
+        self.outage.outages()
+    }
+
+    /// A store call failed: counted at `step`, logged once per outage.
+    fn store_failed(&self, step: FaultStep, err: &StoreError) {
+        self.metrics.degraded(step);
+        self.outage.failed(err);
     }
 
     /// Guarded executions still running after their clients went away.
@@ -281,11 +299,14 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
         let deadline = Instant::now() + settings.lock_wait;
         let mut pause = Duration::from_millis(5);
         loop {
-            match layer
+            let claimed = layer
                 .store
                 .claim(&scope, &fingerprint, settings.lock_ttl)
-                .await
-            {
+                .await;
+            if claimed.is_ok() {
+                layer.outage.succeeded();
+            }
+            match claimed {
                 Ok(Claim::Acquired(token)) => {
                     return self.execute_claimed(layer, scope, token, req).await;
                 }
@@ -310,15 +331,15 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
                     return Ok(in_progress());
                 }
                 Err(err) => {
-                    layer.metrics.degraded(FaultStep::Claim);
+                    layer.store_failed(FaultStep::Claim, &err);
                     return match self.options.on_store_failure {
                         OnStoreFailure::Execute => {
-                            tracing::warn!(error = %err, "idempotency store could not claim: executing unguarded");
+                            tracing::debug!(error = %err, "idempotency store could not claim: executing unguarded");
                             Outcome::Degraded.record();
                             self.inner.call(req).await.map(IntoResponse::into_response)
                         }
                         OnStoreFailure::Reject => {
-                            tracing::warn!(error = %err, "idempotency store could not claim: refusing a fail-closed operation");
+                            tracing::debug!(error = %err, "idempotency store could not claim: refusing a fail-closed operation");
                             layer.metrics.rejected_store_unavailable();
                             Outcome::Rejected.record();
                             Ok(store_unavailable())
@@ -439,8 +460,8 @@ async fn run_claimed<E: Endpoint>(
                         lease_held = false;
                     }
                     Err(err) => {
-                        tracing::warn!(error = %err, "idempotency lease could not be renewed");
-                        layer.metrics.degraded(FaultStep::Renew);
+                        tracing::debug!(error = %err, "idempotency lease could not be renewed");
+                        layer.store_failed(FaultStep::Renew, &err);
                     }
                 }
             }
@@ -492,8 +513,8 @@ async fn store_or_release(
                     layer.metrics.lease_lost();
                 }
                 Err(err) => {
-                    tracing::warn!(error = %err, "idempotency store could not keep the response");
-                    layer.metrics.degraded(FaultStep::Complete);
+                    tracing::debug!(error = %err, "idempotency store could not keep the response");
+                    layer.store_failed(FaultStep::Complete, &err);
                 }
             }
             Ok(response)
@@ -519,8 +540,8 @@ fn in_request_context<F: Future>(work: F) -> impl Future<Output = F::Output> {
 async fn release(layer: &Idempotency, scope: &ScopeKey, token: &LeaseToken) {
     if let Err(err) = layer.store.release(scope, token).await {
         // The claim will expire with its lease; until then retries wait or get 409.
-        tracing::warn!(error = %err, "idempotency store could not release a key");
-        layer.metrics.degraded(FaultStep::Release);
+        tracing::debug!(error = %err, "idempotency store could not release a key");
+        layer.store_failed(FaultStep::Release, &err);
     }
 }
 

@@ -15,9 +15,10 @@
 //!
 //! - **Redis**, when configured: counts are shared by every instance, so running more instances
 //!   does not multiply an attacker's budget. One Lua script per hit (one round trip, atomic).
-//!   On a Redis error the request is **allowed** (fail open) and a warning logged: a Redis outage
-//!   must not lock every user out of logging in. The price is that limits lapse during the outage,
-//!   which the warnings make visible.
+//!   While Redis fails (or has not answered since start-up), hits are **counted in process**
+//!   instead: a Redis outage must neither lock every user out of logging in nor lift the limits,
+//!   so they hold per instance until Redis answers again. One warning when the outage begins,
+//!   one line when it ends.
 //! - **Memory**: counts per instance, in a bounded map. When it is full of live windows, new
 //!   buckets are allowed without being counted (and a warning logged) rather than the map
 //!   growing without bound under an attack that rotates bucket names.
@@ -36,6 +37,8 @@ use redis::aio::ConnectionManager;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
+
+use kernel::outage::OutageLog;
 
 use crate::settings::SettingsError;
 
@@ -86,11 +89,17 @@ pub enum RateLimiter {
     Disabled,
     /// Counts in this process.
     Memory(Arc<MemoryLimiter>),
-    /// Counts in Redis under `{key_prefix}ratelimit:{sha256(bucket) hex}`, shared by instances.
-    Redis {
-        connection: ConnectionManager,
-        key_prefix: String,
-    },
+    /// Counts in Redis under `{key_prefix}ratelimit:{sha256(bucket) hex}`, shared by instances;
+    /// in process while Redis fails.
+    Redis(Arc<RedisLimiter>),
+}
+
+/// The Redis backend, with the in-process limiter it falls back to.
+pub struct RedisLimiter {
+    connection: ConnectionManager,
+    key_prefix: String,
+    fallback: MemoryLimiter,
+    outage: OutageLog,
 }
 
 impl fmt::Debug for RateLimiter {
@@ -101,9 +110,9 @@ impl fmt::Debug for RateLimiter {
                 .debug_struct("RateLimiter::Memory")
                 .field("capacity", &limiter.capacity)
                 .finish_non_exhaustive(),
-            Self::Redis { key_prefix, .. } => f
+            Self::Redis(limiter) => f
                 .debug_struct("RateLimiter::Redis")
-                .field("key_prefix", key_prefix)
+                .field("key_prefix", &limiter.key_prefix)
                 .finish_non_exhaustive(),
         }
     }
@@ -119,11 +128,22 @@ impl RateLimiter {
         Self::Memory(Arc::new(MemoryLimiter::new(capacity)))
     }
 
-    /// A limiter shared through Redis. `key_prefix` is `redis.key_prefix`.
+    /// A limiter shared through Redis, counting in process while Redis fails. `key_prefix` is
+    /// `redis.key_prefix`.
     pub fn redis(connection: ConnectionManager, key_prefix: impl Into<String>) -> Self {
-        Self::Redis {
+        Self::Redis(Arc::new(RedisLimiter {
             connection,
             key_prefix: key_prefix.into(),
+            fallback: MemoryLimiter::new(DEFAULT_MEMORY_CAPACITY),
+            outage: OutageLog::new("rate limiter's Redis", "limits are counted per instance"),
+        }))
+    }
+
+    /// Outages of Redis this limiter has met (0 for the other backends).
+    pub fn outages(&self) -> u64 {
+        match self {
+            Self::Redis(limiter) => limiter.outage.outages(),
+            Self::Disabled | Self::Memory(_) => 0,
         }
     }
 
@@ -148,19 +168,20 @@ impl RateLimiter {
         match self {
             Self::Disabled => RateDecision::Allowed,
             Self::Memory(limiter) => limiter.hit(bucket, limit, window),
-            Self::Redis {
-                connection,
-                key_prefix,
-            } => {
-                let key = format!("{key_prefix}ratelimit:{}", hex::encode(digest(bucket)));
-                match redis_hit(connection, &key, window).await {
-                    Ok((count, ttl)) => decide(count, limit, ttl),
+            Self::Redis(limiter) => {
+                let key = format!(
+                    "{}ratelimit:{}",
+                    limiter.key_prefix,
+                    hex::encode(digest(bucket))
+                );
+                match redis_hit(&limiter.connection, &key, window).await {
+                    Ok((count, ttl)) => {
+                        limiter.outage.succeeded();
+                        decide(count, limit, ttl)
+                    }
                     Err(err) => {
-                        tracing::warn!(
-                            error = %err,
-                            "rate limiter: Redis failed, allowing the request (fail open)"
-                        );
-                        RateDecision::Allowed
+                        limiter.outage.failed(&err);
+                        limiter.fallback.hit(bucket, limit, window)
                     }
                 }
             }
@@ -624,8 +645,8 @@ mod tests {
     async fn connect() -> ConnectionManager {
         let url = redis_url();
         match tokio::time::timeout(Duration::from_secs(10), crate::redis::connect(&url)).await {
-            Ok(Ok(connection)) => connection,
-            Ok(Err(err)) => panic!(
+            Ok(Ok((connection, crate::redis::AtStartup::Available))) => connection,
+            Ok(Ok((_, crate::redis::AtStartup::Unavailable(err))) | Err(err)) => panic!(
                 "the Redis rate limiter tests need a Redis server at {url} (set REDIS_URL to use \
                  another one): {err}"
             ),
@@ -731,7 +752,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn redis_unreachable_fails_open() {
+    async fn redis_unreachable_counts_in_process_instead() {
         // Port 1 on loopback: nothing listens there, so every attempt is refused at once.
         let client = redis::Client::open("redis://127.0.0.1:1").expect("valid URL");
         let config = ConnectionManagerConfig::new()
@@ -741,13 +762,14 @@ mod tests {
             .get_connection_manager_lazy(config)
             .expect("a lazy connection manager does not connect yet");
         let limiter = RateLimiter::redis(connection, unique_prefix());
-        for _ in 0..3 {
-            let decision =
-                tokio::time::timeout(Duration::from_secs(10), limiter.hit("b", 1, WINDOW))
-                    .await
-                    .expect("a refused connection fails fast");
-            assert_eq!(decision, RateDecision::Allowed);
-        }
+        let hit = || tokio::time::timeout(Duration::from_secs(10), limiter.hit("b", 1, WINDOW));
+
+        let first = hit().await.expect("a refused connection fails fast");
+        let second = hit().await.expect("a refused connection fails fast");
+
+        assert_eq!(first, RateDecision::Allowed);
+        assert!(second.is_limited(), "counted in process: the limit holds");
+        assert_eq!(limiter.outages(), 1, "one outage, however many hits");
     }
 
     /// A `redis-server` child on a free port, killed when dropped.
@@ -796,16 +818,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn redis_outage_fails_open() {
+    async fn a_redis_outage_keeps_limiting_in_process() {
         let mut server = PrivateRedis::start();
         let deadline = Instant::now() + Duration::from_secs(10);
         let connection = loop {
             match crate::redis::connect(&server.url()).await {
-                Ok(connection) => break connection,
-                Err(err) if Instant::now() > deadline => {
+                Ok((connection, crate::redis::AtStartup::Available)) => break connection,
+                Ok((_, crate::redis::AtStartup::Unavailable(err))) | Err(err)
+                    if Instant::now() > deadline =>
+                {
                     panic!("the private redis-server did not answer within 10 s: {err}")
                 }
-                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+                Ok(_) | Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
             }
         };
         let limiter = RateLimiter::redis(connection, unique_prefix());
@@ -816,12 +840,11 @@ mod tests {
         );
 
         server.stop();
-        for _ in 0..3 {
-            let decision =
-                tokio::time::timeout(Duration::from_secs(10), limiter.hit("b", 1, WINDOW))
-                    .await
-                    .expect("a Redis outage costs a bounded wait");
-            assert_eq!(decision, RateDecision::Allowed, "Redis is down: fail open");
-        }
+        let hit = || tokio::time::timeout(Duration::from_secs(10), limiter.hit("c", 1, WINDOW));
+        let first = hit().await.expect("a Redis outage costs a bounded wait");
+        let second = hit().await.expect("a Redis outage costs a bounded wait");
+
+        assert_eq!(first, RateDecision::Allowed);
+        assert!(second.is_limited(), "Redis is down: counted in process");
     }
 }

@@ -111,18 +111,23 @@ impl Telemetry {
         self.tracer_provider.is_some()
     }
 
-    /// Flushes and stops the exporters. Runs on a blocking thread because the OTLP/HTTP client
-    /// is the blocking one (the async one needs a reactor inside the batch processor's thread).
-    pub async fn shutdown(self) {
-        let _ = tokio::task::spawn_blocking(move || {
-            if let Some(provider) = self.tracer_provider {
-                let _ = provider.shutdown();
+    /// Flushes and stops the exporters, and says what could not be flushed (the caller prints
+    /// it: by then the log pipeline may itself be gone). Runs on a blocking thread because the
+    /// OTLP/HTTP client is the blocking one (the async one needs a reactor inside the batch
+    /// processor's thread).
+    pub async fn shutdown(self) -> Vec<String> {
+        tokio::task::spawn_blocking(move || {
+            let mut failures = Vec::new();
+            if let Some(Err(err)) = self.tracer_provider.map(|provider| provider.shutdown()) {
+                failures.push(format!("flushing traces: {err}"));
             }
-            if let Some(provider) = self.meter_provider {
-                let _ = provider.shutdown();
+            if let Some(Err(err)) = self.meter_provider.map(|provider| provider.shutdown()) {
+                failures.push(format!("flushing metrics: {err}"));
             }
+            failures
         })
-        .await;
+        .await
+        .unwrap_or_else(|err| vec![format!("the flush did not finish: {err}")])
     }
 }
 

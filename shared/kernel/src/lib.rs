@@ -7,6 +7,7 @@
 //! - [`auth`]: the one authentication step and its outcome ([`Authentication`]), the
 //!   [`Principal`], access-token keys and the bearer security scheme;
 //! - [`client`]: the client address every per-client rule keys by;
+//! - [`outage`]: one warning per outage of a dependency the service tolerates losing;
 //! - [`pagination`]: page requests and paged results.
 //!
 //! Nothing here talks to a database, Redis or the network: modules and the host depend on it,
@@ -16,6 +17,7 @@ pub mod auth;
 pub mod client;
 pub mod context;
 pub mod error;
+pub mod outage;
 pub mod pagination;
 pub mod problem;
 

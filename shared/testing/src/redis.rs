@@ -54,6 +54,7 @@ pub fn answers(url: &str) -> bool {
 /// (to prove the service survives a Redis outage). Killed when dropped.
 pub struct RedisServer {
     port: u16,
+    password: Option<String>,
     child: Option<Child>,
     dir: tempfile::TempDir,
 }
@@ -61,9 +62,19 @@ pub struct RedisServer {
 impl RedisServer {
     /// Starts `redis-server` from `PATH` on a free port, keeping nothing on disk.
     pub fn start() -> std::io::Result<Self> {
+        Self::start_with(None)
+    }
+
+    /// Starts one that requires `password` (`requirepass`); [`Self::url`] carries it.
+    pub fn start_with_password(password: &str) -> std::io::Result<Self> {
+        Self::start_with(Some(password.to_owned()))
+    }
+
+    fn start_with(password: Option<String>) -> std::io::Result<Self> {
         let dir = tempfile::tempdir()?;
         let mut server = Self {
             port: crate::free_port(),
+            password,
             child: None,
             dir,
         };
@@ -71,8 +82,21 @@ impl RedisServer {
         Ok(server)
     }
 
+    /// The URL to reach it, with its password if it has one.
     pub fn url(&self) -> String {
+        match &self.password {
+            Some(password) => format!("redis://:{password}@127.0.0.1:{}", self.port),
+            None => self.url_without_password(),
+        }
+    }
+
+    /// The URL without credentials, whatever the server requires.
+    pub fn url_without_password(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     /// Stops the server (SIGKILL, like a crash); the port stays reserved for [`Self::restart`].
@@ -97,6 +121,11 @@ impl RedisServer {
                 "--appendonly",
                 "no",
             ])
+            .args(
+                self.password
+                    .iter()
+                    .flat_map(|password| ["--requirepass", password.as_str()]),
+            )
             .arg("--dir")
             .arg(self.dir.path())
             .stdout(Stdio::null())
