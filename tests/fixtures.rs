@@ -33,18 +33,42 @@ impl FixtureApi {
 }
 
 /// Counts what the idempotency fixtures execute. Clone it into two services to count across
-/// instances.
-#[derive(Clone, Default)]
-pub struct Executions(Arc<AtomicU64>);
+/// instances. It also holds the first execution of `/held` until the test releases it.
+#[derive(Clone)]
+pub struct Executions {
+    count: Arc<AtomicU64>,
+    first_held: Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for Executions {
+    fn default() -> Self {
+        Self {
+            count: Arc::default(),
+            first_held: Arc::new(tokio::sync::Semaphore::new(0)),
+        }
+    }
+}
 
 impl Executions {
     pub fn count(&self) -> u64 {
-        self.0.load(Ordering::SeqCst)
+        self.count.load(Ordering::SeqCst)
     }
 
     /// Counts one execution and returns its number, from 1.
     pub fn record(&self) -> u64 {
-        self.0.fetch_add(1, Ordering::SeqCst) + 1
+        self.count.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// Lets the held first execution of `/held` answer.
+    pub fn release_first(&self) {
+        self.first_held.add_permits(1);
+    }
+
+    /// Waits until `n` executions have been counted (polling; bounded by the caller's timeout).
+    pub async fn until(&self, n: u64) {
+        while self.count() < n {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
 }
 
@@ -192,6 +216,23 @@ impl IdempotencyFixtureApi {
             panic!("a handler bug on the first execution");
         }
         response
+    }
+
+    /// Counts, then answers like `counted`; its first execution waits until the test calls
+    /// `Executions::release_first`, so a test can order two executions' ends.
+    #[idempotent]
+    #[oai(path = "/held", method = "post", operation_id = "fixtureHeld")]
+    async fn held(&self, body: Json<Value>) -> CountedResponse {
+        let execution = self.execute(body.0);
+        if execution.execution == 1 {
+            let _permit = self.executions.first_held.acquire().await;
+        }
+        let id = execution.execution;
+        CountedResponse::Created(
+            Json(execution),
+            format!("/api/v1/fixtures/idem/{id}"),
+            format!("\"v{id}\""),
+        )
     }
 
     /// Counts, answers 204 with no body.

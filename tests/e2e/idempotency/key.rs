@@ -131,6 +131,24 @@ async fn a_key_with_characters_outside_visible_ascii_is_a_400_problem() {
 }
 
 #[tokio::test]
+async fn several_key_headers_are_a_400_problem_and_nothing_runs() {
+    let (app, executions) = spawn_default().await;
+
+    let response = app
+        .request(Method::POST, COUNTED)
+        .header("Idempotency-Key", "one")
+        .header("Idempotency-Key", "two")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+
+    let problem = assert_problem(response, StatusCode::BAD_REQUEST).await;
+    assert_eq!(problem["type"], "/problems/idempotency-key-invalid");
+    assert_eq!(executions.count(), 0);
+}
+
+#[tokio::test]
 async fn an_operation_that_requires_a_key_refuses_a_request_without_one() {
     let (app, executions) = spawn_default().await;
 

@@ -79,12 +79,17 @@ async fn a_reset_token_works_once() {
     let token = identity
         .token_from_mail("alice@example.com", "reset-password", 1)
         .await;
-    identity
+    let first = identity
         .post(
             "/reset-password",
             json!({ "token": token, "newPassword": NEW_PASSWORD }),
         )
         .await;
+    assert_eq!(
+        first.status(),
+        StatusCode::NO_CONTENT,
+        "the first use works"
+    );
 
     let again = identity
         .post(

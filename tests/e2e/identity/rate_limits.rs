@@ -76,11 +76,21 @@ async fn limits_hold_across_instances_sharing_redis() {
     let first = Identity::spawn_with(builder()).await;
     let second = Identity::spawn_with(builder()).await;
 
-    first.login("alice@example.com", "wrong password!").await;
-    second.login("alice@example.com", "wrong password!").await;
-    first.login("alice@example.com", "wrong password!").await;
+    let allowed = [
+        first.login("alice@example.com", "wrong password!").await,
+        second.login("alice@example.com", "wrong password!").await,
+        first.login("alice@example.com", "wrong password!").await,
+    ];
     let limited = second.login("alice@example.com", "wrong password!").await;
 
+    for (n, response) in allowed.iter().enumerate() {
+        assert_eq!(
+            response.status(),
+            StatusCode::UNAUTHORIZED,
+            "attempt {} of 3 is within the shared limit",
+            n + 1
+        );
+    }
     assert_problem(limited, StatusCode::TOO_MANY_REQUESTS).await;
 }
 
