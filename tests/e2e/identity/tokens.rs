@@ -46,8 +46,9 @@ async fn an_unknown_refresh_token_is_a_401() {
     .await;
 }
 
-/// Claims as the service would issue them for a real session of `alice`.
-async fn alice_claims(identity: &Identity) -> (AccessTokenClaims, String) {
+/// Claims as the service would issue them for a real session of `alice`, the HS256 secret, and
+/// the access token the service issued for that session.
+async fn alice_session(identity: &Identity) -> (AccessTokenClaims, String, String) {
     let session = identity.signed_in("alice@example.com").await;
     let me: serde_json::Value = identity
         .get_as(&session.access, "/api/v1/auth/me")
@@ -75,25 +76,91 @@ async fn alice_claims(identity: &Identity) -> (AccessTokenClaims, String) {
         iat: now,
         exp: now + 600,
     };
-    (claims, auth.jwt_secret.expose().to_owned())
+    (claims, auth.jwt_secret.expose().to_owned(), session.access)
+}
+
+/// [`alice_session`] without the issued token.
+async fn alice_claims(identity: &Identity) -> (AccessTokenClaims, String) {
+    let (claims, secret, _) = alice_session(identity).await;
+    (claims, secret)
+}
+
+/// Signs `claims` with HS256 and `secret`.
+fn hs256(secret: &[u8], claims: &AccessTokenClaims) -> String {
+    TokenVerifier::hs256(secret, &claims.iss, &claims.aud)
+        .unwrap()
+        .sign(claims)
+        .unwrap()
+}
+
+/// A token with any header and claims, signed with HS256 and `secret` by hand, so that the
+/// header can name an algorithm the library would not sign with.
+fn hand_made(header: &serde_json::Value, claims: &AccessTokenClaims, secret: &[u8]) -> String {
+    use base64::Engine as _;
+    use hmac::{KeyInit as _, Mac as _};
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    let signing_input = format!(
+        "{}.{}",
+        b64(header.to_string().as_bytes()),
+        b64(serde_json::to_string(claims).unwrap().as_bytes())
+    );
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret).unwrap();
+    mac.update(signing_input.as_bytes());
+    format!("{signing_input}.{}", b64(&mac.finalize().into_bytes()))
+}
+
+/// What `GET /me` answers to `token`.
+async fn me_with(identity: &Identity, token: &str) -> StatusCode {
+    identity.get_as(token, "/api/v1/auth/me").await.status()
+}
+
+/// Each rejection below first signs the same claims correctly and sees them accepted (so the 401
+/// cannot come from elsewhere: the session check, a malformed hand-made token), then changes
+/// exactly one property.
+async fn accepted_then_refused(identity: &Identity, valid: &str, altered: &str, what: &str) {
+    assert_eq!(
+        me_with(identity, valid).await,
+        StatusCode::OK,
+        "the control token must be accepted"
+    );
+    assert_problem(
+        identity.get_as(altered, "/api/v1/auth/me").await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+    assert_eq!(
+        me_with(identity, altered).await,
+        StatusCode::UNAUTHORIZED,
+        "{what}"
+    );
 }
 
 #[tokio::test]
 async fn a_token_signed_with_another_key_is_refused() {
     let identity = Identity::spawn().await;
-    let (claims, _) = alice_claims(&identity).await;
-    let forged = TokenVerifier::hs256(
-        b"an-attackers-own-key-an-attackers-own-key",
-        &claims.iss,
-        &claims.aud,
-    )
-    .unwrap()
-    .sign(&claims)
-    .unwrap();
+    let (claims, secret) = alice_claims(&identity).await;
 
-    assert_problem(
-        identity.get_as(&forged, "/api/v1/auth/me").await,
-        StatusCode::UNAUTHORIZED,
+    let valid = hs256(secret.as_bytes(), &claims);
+    let forged = hs256(b"an-attackers-own-key-an-attackers-own-key", &claims);
+
+    accepted_then_refused(&identity, &valid, &forged, "another key").await;
+}
+
+#[tokio::test]
+async fn a_token_with_a_tampered_signature_is_refused() {
+    let identity = Identity::spawn().await;
+    let (claims, secret) = alice_claims(&identity).await;
+    let valid = hs256(secret.as_bytes(), &claims);
+
+    let mut tampered = valid.clone();
+    let last = tampered.pop().unwrap();
+    tampered.push(if last == 'A' { 'B' } else { 'A' });
+
+    accepted_then_refused(
+        &identity,
+        &valid,
+        &tampered,
+        "one character of the signature",
     )
     .await;
 }
@@ -101,67 +168,106 @@ async fn a_token_signed_with_another_key_is_refused() {
 #[tokio::test]
 async fn an_expired_token_is_refused() {
     let identity = Identity::spawn().await;
-    let (mut claims, secret) = alice_claims(&identity).await;
-    claims.iat -= 7_200;
-    claims.exp = claims.iat + 60;
-    let expired = TokenVerifier::hs256(secret.as_bytes(), &claims.iss, &claims.aud)
-        .unwrap()
-        .sign(&claims)
-        .unwrap();
+    let (claims, secret) = alice_claims(&identity).await;
+    let valid = hs256(secret.as_bytes(), &claims);
 
-    assert_problem(
-        identity.get_as(&expired, "/api/v1/auth/me").await,
-        StatusCode::UNAUTHORIZED,
-    )
-    .await;
+    let mut expired = claims.clone();
+    expired.exp = claims.iat - 3_600;
+
+    let expired = hs256(secret.as_bytes(), &expired);
+    accepted_then_refused(&identity, &valid, &expired, "expiry").await;
 }
 
 #[tokio::test]
 async fn a_token_for_another_audience_is_refused() {
     let identity = Identity::spawn().await;
-    let (mut claims, secret) = alice_claims(&identity).await;
-    claims.aud = "some-other-api".into();
-    let token = TokenVerifier::hs256(secret.as_bytes(), &claims.iss, "some-other-api")
-        .unwrap()
-        .sign(&claims)
-        .unwrap();
+    let (claims, secret) = alice_claims(&identity).await;
+    let valid = hs256(secret.as_bytes(), &claims);
 
-    assert_problem(
-        identity.get_as(&token, "/api/v1/auth/me").await,
-        StatusCode::UNAUTHORIZED,
-    )
-    .await;
+    let mut elsewhere = claims.clone();
+    elsewhere.aud = "some-other-api".into();
+
+    let elsewhere = hand_made(
+        &serde_json::json!({ "alg": "HS256", "typ": "JWT" }),
+        &elsewhere,
+        secret.as_bytes(),
+    );
+    accepted_then_refused(&identity, &valid, &elsewhere, "audience").await;
+}
+
+#[tokio::test]
+async fn a_token_from_another_issuer_is_refused() {
+    let identity = Identity::spawn().await;
+    let (claims, secret) = alice_claims(&identity).await;
+    let valid = hs256(secret.as_bytes(), &claims);
+
+    let mut other = claims.clone();
+    other.iss = "someone-else".into();
+
+    let other = hand_made(
+        &serde_json::json!({ "alg": "HS256", "typ": "JWT" }),
+        &other,
+        secret.as_bytes(),
+    );
+    accepted_then_refused(&identity, &valid, &other, "issuer").await;
+}
+
+#[tokio::test]
+async fn a_token_naming_another_subject_is_refused() {
+    let identity = Identity::spawn().await;
+    let (claims, secret) = alice_claims(&identity).await;
+    let valid = hs256(secret.as_bytes(), &claims);
+
+    let mut other = claims.clone();
+    other.sub = uuid::Uuid::new_v4().to_string();
+
+    let other = hs256(secret.as_bytes(), &other);
+    accepted_then_refused(&identity, &valid, &other, "subject").await;
 }
 
 #[tokio::test]
 async fn an_unsigned_alg_none_token_is_refused() {
     let identity = Identity::spawn().await;
-    let (claims, _) = alice_claims(&identity).await;
-    let encode = |bytes: &[u8]| {
-        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-        let mut out = String::new();
-        for chunk in bytes.chunks(3) {
-            let n = chunk
-                .iter()
-                .enumerate()
-                .fold(0u32, |acc, (i, b)| acc | (u32::from(*b) << (16 - 8 * i)));
-            for i in 0..=chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            }
-        }
-        out
-    };
-    let unsigned = format!(
-        "{}.{}.",
-        encode(br#"{"alg":"none","typ":"JWT"}"#),
-        encode(serde_json::to_string(&claims).unwrap().as_bytes())
+    let (claims, secret) = alice_claims(&identity).await;
+    let valid = hand_made(
+        &serde_json::json!({ "alg": "HS256", "typ": "JWT" }),
+        &claims,
+        secret.as_bytes(),
     );
 
-    assert_problem(
-        identity.get_as(&unsigned, "/api/v1/auth/me").await,
-        StatusCode::UNAUTHORIZED,
+    let signed_part = valid.rsplit_once('.').unwrap().0;
+    let (_, payload) = signed_part.split_once('.').unwrap();
+    use base64::Engine as _;
+    let none_header =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#);
+    let unsigned = format!("{none_header}.{payload}.");
+
+    accepted_then_refused(&identity, &valid, &unsigned, "alg none").await;
+}
+
+#[tokio::test]
+async fn an_hs256_token_keyed_with_the_public_key_is_refused_by_an_asymmetric_configuration() {
+    // Algorithm confusion: the public key is public, so a verifier that accepted HS256 "signed"
+    // with it as the HMAC secret would accept anyone's tokens.
+    let keys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("keys");
+    let private = std::fs::read_to_string(keys.join("ed25519-private.pem")).unwrap();
+    let public = std::fs::read_to_string(keys.join("ed25519-public.pem")).unwrap();
+    let identity = Identity::spawn_with(
+        e2e::TestApp::builder()
+            .setting("auth.algorithm", "EdDSA")
+            .setting("auth.private_key_pem", &private)
+            .setting("auth.public_key_pem", &public),
     )
     .await;
+    let (claims, _, issued) = alice_session(&identity).await;
+
+    let confused = hand_made(
+        &serde_json::json!({ "alg": "HS256", "typ": "JWT" }),
+        &claims,
+        public.as_bytes(),
+    );
+
+    accepted_then_refused(&identity, &issued, &confused, "HS256 with the public key").await;
 }
 
 #[tokio::test]
