@@ -9,24 +9,37 @@ use serde_json::json;
 
 use super::{COUNTED, spawn, spawn_default};
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_that_arrives_while_the_first_runs_waits_and_gets_its_response() {
+    const HANDLER: Duration = Duration::from_millis(400);
+    const DUPLICATE_AFTER: Duration = Duration::from_millis(100);
     let (app, executions) = spawn_default().await;
     let send = || {
-        app.request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
-            .idempotency_key("k")
-            .json(&json!({}))
-            .send()
+        app.request(
+            Method::POST,
+            &format!("{COUNTED}?sleepMs={}", HANDLER.as_millis()),
+        )
+        .idempotency_key("k")
+        .json(&json!({}))
+        .send()
     };
 
-    let (first, duplicate) = tokio::join!(send(), async {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        send().await
+    let (first, (duplicate, waited)) = tokio::join!(send(), async {
+        tokio::time::sleep(DUPLICATE_AFTER).await;
+        let sent = std::time::Instant::now();
+        let duplicate = send().await;
+        (duplicate, sent.elapsed())
     });
 
     let (first, duplicate) = (first.unwrap(), duplicate.unwrap());
     assert_eq!(duplicate.status(), StatusCode::CREATED);
     assert!(is_replay(&duplicate));
+    // It waited for the first to finish rather than finding a response already there (the
+    // lower bound leaves room for the duplicate being sent a little late).
+    assert!(
+        waited >= HANDLER - DUPLICATE_AFTER - Duration::from_millis(100),
+        "the duplicate answered after {waited:?}: it did not wait for the original"
+    );
     assert_eq!(duplicate.text().await.unwrap(), first.text().await.unwrap());
     assert_eq!(executions.count(), 1);
 }

@@ -31,26 +31,36 @@ async fn the_same_key_with_another_body_after_completion_is_a_422_and_nothing_ru
     assert_eq!(executions.count(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_key_with_another_body_while_the_first_runs_is_a_422() {
     let (app, executions) = spawn_default().await;
-    let first = app
-        .request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
-        .idempotency_key("k")
-        .json(&json!({ "amount": 1 }))
-        .send();
+    let first = async {
+        let response = app
+            .request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
+            .idempotency_key("k")
+            .json(&json!({ "amount": 1 }))
+            .send()
+            .await;
+        (response, std::time::Instant::now())
+    };
     let second = async {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        app.request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
+        let response = app
+            .request(Method::POST, &format!("{COUNTED}?sleepMs=400"))
             .idempotency_key("k")
             .json(&json!({ "amount": 2 }))
             .send()
-            .await
+            .await;
+        (response, std::time::Instant::now())
     };
 
-    let (first, second) = tokio::join!(first, second);
+    let ((first, first_done), (second, second_done)) = tokio::join!(first, second);
 
     assert_eq!(first.unwrap().status(), StatusCode::CREATED);
+    assert!(
+        second_done < first_done,
+        "the 422 must come while the first still runs, not after it"
+    );
     let problem = assert_problem(second.unwrap(), StatusCode::UNPROCESSABLE_ENTITY).await;
     assert_eq!(problem["title"], "Idempotency-Key reuse");
     assert_eq!(executions.count(), 1);

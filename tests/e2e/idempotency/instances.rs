@@ -77,7 +77,7 @@ async fn two_instances_sharing_redis(executions: &Executions) -> (TestApp, TestA
     (first, second)
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn fifty_duplicates_across_two_instances_sharing_redis_execute_once() {
     let executions = Executions::default();
     let (first, second) = two_instances_sharing_redis(&executions).await;
@@ -93,7 +93,9 @@ async fn many_keys_at_once_across_two_instances_each_execute_once() {
     fire(&[&first, &second], 10, 10, &executions).await;
 }
 
-#[tokio::test]
+// Multi-threaded: the server's connections are served on several threads at once, so the
+// in-process store's claims really race.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn fifty_duplicates_on_one_instance_with_the_in_process_store_execute_once() {
     let executions = Executions::default();
     let app = spawn_with_idempotency_fixtures(TestApp::builder(), &executions).await;
@@ -101,7 +103,7 @@ async fn fifty_duplicates_on_one_instance_with_the_in_process_store_execute_once
     fire(&[&app], 1, 50, &executions).await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_keys_at_once_on_the_in_process_store_each_execute_once() {
     let executions = Executions::default();
     let app = spawn_with_idempotency_fixtures(TestApp::builder(), &executions).await;

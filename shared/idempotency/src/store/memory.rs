@@ -365,6 +365,12 @@ mod tests {
         store()
     );
 
+    // The paused clock needs a single thread; concurrency needs several.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_claims_on_four_threads_acquire_exactly_once() {
+        crate::store::suite::concurrent_claims_acquire_exactly_once(store()).await;
+    }
+
     const MIB: usize = 1 << 20;
     const LEASE: Duration = Duration::from_secs(30);
     const RETENTION: Duration = Duration::from_secs(3600);

@@ -620,12 +620,20 @@ pub(crate) mod suite {
         assert_eq!(claim(&store, &scope("b"), &fp).await, Claim::InFlight);
     }
 
+    /// Run it on a multi-threaded runtime too (the backends do): only then do the claims really
+    /// run at the same time, which is what a check-then-insert race would need to show.
     pub async fn concurrent_claims_acquire_exactly_once(store: Store) {
+        const CLAIMS: usize = 32;
         let (key, fp) = (scope("k"), fp("{}"));
+        // Every task claims the moment the last one is ready, not one after another as spawned.
+        let start = std::sync::Arc::new(tokio::sync::Barrier::new(CLAIMS));
         let mut tasks = tokio::task::JoinSet::new();
-        for _ in 0..32 {
-            let store = store.clone();
-            tasks.spawn(async move { store.claim(&key, &fp, LEASE).await.expect("claim") });
+        for _ in 0..CLAIMS {
+            let (store, start) = (store.clone(), std::sync::Arc::clone(&start));
+            tasks.spawn(async move {
+                start.wait().await;
+                store.claim(&key, &fp, LEASE).await.expect("claim")
+            });
         }
         let claims = tasks.join_all().await;
         let acquired = claims

@@ -348,6 +348,11 @@ mod tests {
         store().await
     );
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_claims_on_four_threads_acquire_exactly_once() {
+        crate::store::suite::concurrent_claims_acquire_exactly_once(store().await).await;
+    }
+
     fn scope() -> ScopeKey {
         let key = ClientKey::parse("k").expect("valid").expect("non-blank");
         ScopeKey::derive("subject", "POST", "/orders", &key)
