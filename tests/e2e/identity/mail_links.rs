@@ -261,3 +261,55 @@ async fn mails_carry_text_and_html_bodies_with_the_link() {
         "values are escaped in HTML: {html}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_uses_of_one_reset_token_change_the_password_once() {
+    let identity = Identity::spawn().await;
+    identity.register("alice@example.com").await;
+    identity
+        .post("/forgot-password", json!({ "email": "alice@example.com" }))
+        .await;
+    let token = identity
+        .token_from_mail("alice@example.com", "reset-password", 1)
+        .await;
+    let passwords = ["first racer's passphrase", "second racer's passphrase"];
+
+    let answers = futures_util::future::join_all(passwords.iter().map(|password| {
+        identity.post(
+            "/reset-password",
+            json!({ "token": token, "newPassword": password }),
+        )
+    }))
+    .await;
+
+    let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+    let winner = statuses
+        .iter()
+        .position(|status| *status == StatusCode::NO_CONTENT)
+        .unwrap_or_else(|| panic!("one use succeeds: {statuses:?}"));
+    assert_eq!(
+        statuses[1 - winner],
+        StatusCode::BAD_REQUEST,
+        "the other finds the token spent: {statuses:?}"
+    );
+    let logins = [
+        identity
+            .login("alice@example.com", passwords[winner])
+            .await
+            .status(),
+        identity
+            .login("alice@example.com", passwords[1 - winner])
+            .await
+            .status(),
+        identity.login("alice@example.com", PASSWORD).await.status(),
+    ];
+    assert_eq!(
+        logins,
+        [
+            StatusCode::OK,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED
+        ],
+        "only the winner's password works"
+    );
+}

@@ -304,3 +304,37 @@ async fn access_tokens_can_be_signed_with_an_asymmetric_key() {
         "the token is not signed with the HS256 secret"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_refreshes_with_one_token_let_exactly_one_win_and_revoke_the_session() {
+    const RACERS: usize = 5;
+    let identity = Identity::spawn().await;
+    let session = identity.signed_in("alice@example.com").await;
+
+    let answers =
+        futures_util::future::join_all((0..RACERS).map(|_| identity.refresh(&session.refresh)))
+            .await;
+
+    let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+    let winners: Vec<reqwest::Response> = answers
+        .into_iter()
+        .filter(|answer| answer.status() == StatusCode::OK)
+        .collect();
+    assert_eq!(winners.len(), 1, "exactly one rotation wins: {statuses:?}");
+    assert_eq!(
+        statuses
+            .iter()
+            .filter(|status| **status == StatusCode::UNAUTHORIZED)
+            .count(),
+        RACERS - 1,
+        "{statuses:?}"
+    );
+    // The losers presented a token that had just been superseded: reuse, as far as the service
+    // can tell, so the session is revoked and the winner's new pair is dead too.
+    let winner = tokens(winners.into_iter().next().unwrap()).await;
+    assert_problem(
+        identity.refresh(&winner.refresh).await,
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+}
