@@ -64,7 +64,9 @@ pub async fn observe<E: Endpoint>(next: Arc<E>, req: Request) -> poem::Result<Re
         .unwrap_or_else(|| "unmatched".to_owned());
     let status = response.status().as_u16();
     span.record("http.route", route.as_str());
-    span.record("http.response.status_code", status);
+    // An integer attribute, as OpenTelemetry's HTTP conventions have it (a u64 would be
+    // exported as text).
+    span.record("http.response.status_code", i64::from(status));
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
     tracing::info!(parent: &span, %method, route, status, latency_ms, "request completed");
 
