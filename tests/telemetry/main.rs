@@ -157,7 +157,7 @@ async fn request_spans_and_idempotency_counters_reach_an_otlp_collector_and_are_
         [201, 201, 200, 201, 201, 200].map(|status| reqwest::StatusCode::from_u16(status).unwrap())
     );
     let received = received.lock().unwrap().clone();
-    let mut expected = vec![
+    let mut expected = [
         (Some("/api/v1/things"), Some(201), Some("executed")),
         (Some("/api/v1/things"), Some(201), Some("replayed")),
         (Some("/health/live"), Some(200), None),
