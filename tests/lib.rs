@@ -67,6 +67,20 @@ impl TestAppBuilder {
         }
     }
 
+    /// Builds the service without starting it, for a test that serves it itself (for example
+    /// with `run_until_stopped`, which waits for a real SIGTERM). Keep the database alive as
+    /// long as the service.
+    pub async fn build_with<X: OpenApi + idempotency::intent::DeclaredIntents + 'static>(
+        self,
+        extra: X,
+    ) -> (app::Application, TestDatabase) {
+        let (database, _namespace, settings) = self.settings().await;
+        let application = app::Application::build_with(settings, extra)
+            .await
+            .expect("the service must start");
+        (application, database)
+    }
+
     /// The database, Redis namespace and settings this builder describes.
     async fn settings(self) -> (TestDatabase, String, Settings) {
         let database = match self.database {
