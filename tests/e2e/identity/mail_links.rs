@@ -72,13 +72,7 @@ async fn resetting_the_password_changes_it_and_ends_every_session() {
 #[tokio::test]
 async fn a_reset_token_works_once() {
     let identity = Identity::spawn().await;
-    identity.register("alice@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let token = identity
-        .token_from_mail("alice@example.com", "reset-password", 1)
-        .await;
+    let token = reset_token_of_a_new_account(&identity, "alice@example.com").await;
     let first = identity
         .post(
             "/reset-password",
@@ -265,13 +259,7 @@ async fn mails_carry_text_and_html_bodies_with_the_link() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_uses_of_one_reset_token_change_the_password_once() {
     let identity = Identity::spawn().await;
-    identity.register("alice@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let token = identity
-        .token_from_mail("alice@example.com", "reset-password", 1)
-        .await;
+    let token = reset_token_of_a_new_account(&identity, "alice@example.com").await;
     let passwords = ["first racer's passphrase", "second racer's passphrase"];
 
     let answers = futures_util::future::join_all(passwords.iter().map(|password| {
@@ -312,4 +300,13 @@ async fn concurrent_uses_of_one_reset_token_change_the_password_once() {
         ],
         "only the winner's password works"
     );
+}
+
+/// Registers `email`, asks for a reset link and returns the token it carries.
+async fn reset_token_of_a_new_account(identity: &Identity, email: &str) -> String {
+    identity.register(email).await;
+    identity
+        .post("/forgot-password", json!({ "email": email }))
+        .await;
+    identity.token_from_mail(email, "reset-password", 1).await
 }
