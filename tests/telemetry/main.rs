@@ -150,6 +150,12 @@ async fn request_spans_and_idempotency_counters_reach_an_otlp_collector_and_are_
         answers.push(app.get("/health/live").await.status());
     }
     app.stop().await.expect("the server stops cleanly");
+    // sqlx's SQLite driver hands each command to a worker thread together with the caller's
+    // span, and a worker can hold the request span until its connection closes: the span then
+    // ends after the answer, sometimes only when the pool is dropped (seen with a logging
+    // layer). Drop the service and give its database workers a moment before the final flush.
+    drop(app);
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let flush_failures = telemetry.shutdown().await;
 
     assert_eq!(
@@ -180,16 +186,13 @@ async fn request_spans_and_idempotency_counters_reach_an_otlp_collector_and_are_
             None => unexpected.push(format!("{found:?}")),
         }
     }
-    // Every request span carries its route, integer status and idempotency outcome. One span in
-    // about twenty-five runs of this test never reached the exporter (cause not found yet), so
-    // each kind is sent twice and one missing span is tolerated; a span with wrong attributes
-    // is not.
+    // Every request span carries its route, integer status and idempotency outcome.
     assert!(
         unexpected.is_empty(),
         "request spans nobody sent or with wrong attributes: {unexpected:?}"
     );
     assert!(
-        expected.len() <= 1,
+        expected.is_empty(),
         "request spans missing from the export: {expected:?} (flush failures: {flush_failures:?})"
     );
     let counters = idempotency_counters(&received);
