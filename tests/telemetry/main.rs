@@ -153,8 +153,8 @@ async fn request_spans_and_idempotency_counters_reach_an_otlp_collector_and_are_
     // sqlx's SQLite driver hands each command to a worker thread together with the caller's
     // span, and a worker can hold the request span until its connection closes: the span then
     // ends after the answer, sometimes only when the pool is dropped (seen with a logging
-    // layer). Drop the service and give its database workers a moment before the final flush.
-    drop(app);
+    // layer). The service is stopped and dropped: give its database workers a moment to let go
+    // before the final flush.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let flush_failures = telemetry.shutdown().await;
 
