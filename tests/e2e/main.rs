@@ -12,4 +12,5 @@ mod identity;
 mod intents;
 mod serving;
 mod settings;
+mod startup;
 mod things;

@@ -85,8 +85,17 @@ impl Database {
             .await
             .map_err(DatabaseError::Connect)?;
         if dialect == Dialect::Sqlite {
-            // WAL lets readers proceed while a writer commits; it persists in the file.
-            pool.execute("PRAGMA journal_mode = WAL").await?;
+            // WAL lets readers proceed while a writer commits; it persists in the file. Switching
+            // needs the file to itself and SQLite does not wait for that (no busy handler), so an
+            // instance starting beside another retries for a while.
+            let mut attempts = 0;
+            while let Err(err) = pool.execute("PRAGMA journal_mode = WAL").await {
+                attempts += 1;
+                if attempts == 100 || !err.to_string().contains("database is locked") {
+                    return Err(DatabaseError::Connect(err));
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
         }
         Ok(Self { pool, dialect })
     }
@@ -107,48 +116,103 @@ impl Database {
             .map(|_| ())
     }
 
-    /// Applies the module's migrations that have not run yet, each in its own transaction.
+    /// Applies the module's migrations that have not run yet.
+    ///
+    /// Several instances may start at once against one database: the whole run holds a lock
+    /// (a session advisory lock on PostgreSQL, an exclusive transaction on SQLite), so a second
+    /// instance waits for the first, then finds the work done and skips it. On PostgreSQL each
+    /// migration commits on its own; on SQLite the run is one exclusive transaction.
     pub async fn migrate(
         &self,
         module: &str,
         migrations: &[Migration],
     ) -> Result<(), DatabaseError> {
-        self.pool
-            .execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (
-                    module TEXT NOT NULL,
-                    version BIGINT NOT NULL,
-                    name TEXT NOT NULL,
-                    applied_at_ms BIGINT NOT NULL,
-                    PRIMARY KEY (module, version)
-                )",
-            )
-            .await?;
-        let mut ordered = migrations.to_vec();
-        ordered.sort_by_key(|m| m.version);
-        for migration in ordered {
-            let applied: Option<(i64,)> = sqlx::query_as(
-                "SELECT version FROM schema_migrations WHERE module = $1 AND version = $2",
-            )
-            .bind(module)
-            .bind(migration.version)
-            .fetch_optional(&self.pool)
-            .await?;
-            if applied.is_some() {
-                continue;
+        let mut connection = self.pool.acquire().await?;
+        match self.dialect {
+            Dialect::Postgres => {
+                sqlx::query("SELECT pg_advisory_lock($1)")
+                    .bind(MIGRATION_LOCK)
+                    .execute(&mut *connection)
+                    .await?;
+                let applied = apply(&mut connection, module, migrations, true).await;
+                // Released on every path; should that fail, the connection is closed instead, which
+                // ends the session and its lock (a pooled connection would keep it).
+                let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+                    .bind(MIGRATION_LOCK)
+                    .execute(&mut *connection)
+                    .await;
+                if unlocked.is_err() {
+                    let _ = connection.close().await;
+                }
+                applied
             }
-            let fail = |source| DatabaseError::Migration {
-                module: module.to_owned(),
-                version: migration.version,
-                name: migration.name,
-                source,
-            };
-            let mut tx = self.pool.begin().await?;
+            Dialect::Sqlite => {
+                // A second process waits for the lock rather than failing at once.
+                connection.execute("PRAGMA busy_timeout = 60000").await?;
+                connection.execute("BEGIN EXCLUSIVE").await?;
+                match apply(&mut connection, module, migrations, false).await {
+                    Ok(()) => {
+                        connection.execute("COMMIT").await?;
+                        Ok(())
+                    }
+                    Err(err) => {
+                        let _ = connection.execute("ROLLBACK").await;
+                        Err(err)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The key of the PostgreSQL advisory lock migrations run under ("migrate" in ASCII).
+const MIGRATION_LOCK: i64 = 0x006d_6967_7261_7465;
+
+/// Applies what has not run yet, under the caller's lock, on `connection`; with
+/// `transaction_each`, each migration in a transaction of its own.
+async fn apply(
+    connection: &mut sqlx::pool::PoolConnection<sqlx::Any>,
+    module: &str,
+    migrations: &[Migration],
+    transaction_each: bool,
+) -> Result<(), DatabaseError> {
+    connection
+        .execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
+                module TEXT NOT NULL,
+                version BIGINT NOT NULL,
+                name TEXT NOT NULL,
+                applied_at_ms BIGINT NOT NULL,
+                PRIMARY KEY (module, version)
+            )",
+        )
+        .await?;
+    let mut ordered = migrations.to_vec();
+    ordered.sort_by_key(|m| m.version);
+    for migration in ordered {
+        let applied: Option<(i64,)> = sqlx::query_as(
+            "SELECT version FROM schema_migrations WHERE module = $1 AND version = $2",
+        )
+        .bind(module)
+        .bind(migration.version)
+        .fetch_optional(&mut **connection)
+        .await?;
+        if applied.is_some() {
+            continue;
+        }
+        let fail = |source| DatabaseError::Migration {
+            module: module.to_owned(),
+            version: migration.version,
+            name: migration.name,
+            source,
+        };
+        if transaction_each {
+            connection.execute("BEGIN").await.map_err(fail)?;
+        }
+        let result = async {
             sqlx::raw_sql(migration.sql)
-                .execute(&mut *tx)
-                .await
-                .map_err(fail)?;
-            // The primary key makes a concurrent second instance fail here rather than apply twice.
+                .execute(&mut **connection)
+                .await?;
             sqlx::query(
                 "INSERT INTO schema_migrations (module, version, name, applied_at_ms) VALUES ($1, $2, $3, $4)",
             )
@@ -156,19 +220,29 @@ impl Database {
             .bind(migration.version)
             .bind(migration.name)
             .bind(now_ms())
-            .execute(&mut *tx)
+            .execute(&mut **connection)
             .await
-            .map_err(fail)?;
-            tx.commit().await.map_err(fail)?;
-            tracing::info!(
-                module,
-                version = migration.version,
-                name = migration.name,
-                "applied migration"
-            );
         }
-        Ok(())
+        .await;
+        match (result, transaction_each) {
+            (Ok(_), true) => {
+                connection.execute("COMMIT").await.map_err(fail)?;
+            }
+            (Ok(_), false) => {}
+            (Err(err), true) => {
+                let _ = connection.execute("ROLLBACK").await;
+                return Err(fail(err));
+            }
+            (Err(err), false) => return Err(fail(err)),
+        }
+        tracing::info!(
+            module,
+            version = migration.version,
+            name = migration.name,
+            "applied migration"
+        );
     }
+    Ok(())
 }
 
 /// Milliseconds since the Unix epoch: how this schema stores time on both engines.
