@@ -8,8 +8,10 @@
 //!   and Swagger UI;
 //! - [`health`]: liveness and readiness probes;
 //! - [`config`]: the embedded settings files;
-//! - [`commands`]: one-off administrative commands (`app grant-admin`).
+//! - [`commands`]: one-off administrative commands (`app grant-admin`);
+//! - [`check`]: `app check-idempotency`, the deployment checker.
 
+pub mod check;
 pub mod commands;
 pub mod config;
 pub mod docs;

@@ -21,7 +21,7 @@ use infra::redis::AtStartup;
 use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
 use kernel::{Authenticator, TokenVerifier};
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
-use poem::middleware::{CatchPanic, Cors};
+use poem::middleware::{CatchPanic, Cors, SetHeader};
 use poem::{EndpointExt, Route, Server, get};
 use poem_openapi::{OpenApi, OpenApiService};
 
@@ -171,6 +171,10 @@ impl Application {
             .data(document.clone())
             .data(docs::swagger_config())
             .around(observe)
+            .with_if(
+                settings.server.instance_header,
+                SetHeader::new().overriding(INSTANCE_ID, instance_id()),
+            )
             .boxed();
 
         let address = format!("{}:{}", settings.server.host, settings.server.port);
@@ -249,6 +253,14 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.run_until(shutdown_signal()).await
     }
+}
+
+/// The response header that names the instance that answered (`server.instance_header`).
+pub const INSTANCE_ID: &str = "x-instance-id";
+
+/// A random id for this process: tells instances apart without naming a host.
+fn instance_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
 }
 
 /// The access-token keys `[auth]` describes.

@@ -4,6 +4,7 @@ mod architecture;
 mod body_limit;
 mod compose;
 mod degraded;
+mod deployment;
 mod docs;
 mod errors;
 mod health;

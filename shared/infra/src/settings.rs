@@ -103,6 +103,8 @@ pub struct ServerSettings {
     pub body_limit_bytes: usize,
     #[serde(with = "humantime_serde")]
     pub shutdown_grace: Duration,
+    /// Answer every request with `X-Instance-Id`.
+    pub instance_header: bool,
     pub cors: CorsSettings,
 }
 

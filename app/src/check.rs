@@ -1,0 +1,531 @@
+//! `app check-idempotency <base-url>`: does idempotency hold *through this deployment*?
+//!
+//! A proxy that strips `Idempotency-Key`, instances pointed at different Redis databases or key
+//! prefixes, sticky sessions hiding a missing shared store: each silently turns exactly-once into
+//! at-most-once-per-instance. This sends the sequences that show it, over separate connections so
+//! that a load balancer spreads them, and reports each check with what it saw.
+//!
+//! It picks an idempotent operation the service documents (`x-idempotency` in its
+//! `/openapi.json`), builds a minimal body from the operation's schema, and authenticates with a
+//! given token or with throwaway accounts it registers (development and test settings only:
+//! production requires a confirmed email before login).
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// What to check, and how.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// The service's base URL, e.g. `http://lb.internal:8080`.
+    pub base_url: String,
+    /// A bearer token for the checked operation; without one, throwaway accounts are registered.
+    pub token: Option<String>,
+    /// The `operationId` to check; by default an idempotent POST the document lists.
+    pub operation: Option<String>,
+    /// How many duplicates to send at once.
+    pub concurrency: usize,
+}
+
+/// One check's verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckResult {
+    pub name: &'static str,
+    pub passed: bool,
+    /// What was seen, in a sentence.
+    pub detail: String,
+}
+
+/// Every check, and the instances that answered.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    pub operation: String,
+    pub instances: Vec<String>,
+    pub checks: Vec<CheckResult>,
+}
+
+impl CheckReport {
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|check| check.passed)
+    }
+
+    /// The human-readable report.
+    pub fn to_text(&self) -> String {
+        let mut text = format!(
+            "checking {} ({} instance(s) answered: {})\n",
+            self.operation,
+            self.instances.len(),
+            if self.instances.is_empty() {
+                "no X-Instance-Id header".to_owned()
+            } else {
+                self.instances.join(", ")
+            }
+        );
+        for check in &self.checks {
+            text.push_str(&format!(
+                "{} {}: {}\n",
+                if check.passed { "PASS" } else { "FAIL" },
+                check.name,
+                check.detail
+            ));
+        }
+        text
+    }
+}
+
+/// One answer, as far as the checks care.
+#[derive(Debug, Clone)]
+struct Answer {
+    status: u16,
+    replay: bool,
+    body: String,
+    instance: Option<String>,
+}
+
+/// The operation under check.
+struct Operation {
+    id: String,
+    method: reqwest::Method,
+    url: String,
+    body: Value,
+    secured: bool,
+}
+
+/// Runs every check against the deployment at `options.base_url`.
+pub async fn check_idempotency(options: &CheckOptions) -> anyhow::Result<CheckReport> {
+    let base = options.base_url.trim_end_matches('/');
+    let document: Value = fresh_client()?
+        .get(format!("{base}/openapi.json"))
+        .send()
+        .await
+        .context("fetching /openapi.json")?
+        .error_for_status()
+        .context("fetching /openapi.json")?
+        .json()
+        .await
+        .context("/openapi.json is not JSON")?;
+    let operation = pick_operation(&document, base, options.operation.as_deref())?;
+    let (caller, other_caller) = match (&options.token, operation.secured) {
+        (Some(token), _) => (Some(token.clone()), None),
+        (None, true) => (
+            Some(throwaway_account(base).await?),
+            Some(throwaway_account(base).await?),
+        ),
+        (None, false) => (None, None),
+    };
+    let run = unique("check");
+    let mut instances = BTreeSet::new();
+    let mut checks = Vec::new();
+    let send = |key: String, body: Value, token: Option<String>| {
+        let operation = &operation;
+        async move { send_once(operation, &key, &body, token.as_deref()).await }
+    };
+
+    // 1. The first answer, then retries: each must be the stored answer, whoever serves it.
+    let key = format!("{run}-replay");
+    let first = send(key.clone(), operation.body.clone(), caller.clone()).await?;
+    let mut retries = Vec::new();
+    for _ in 0..4 {
+        retries.push(send(key.clone(), operation.body.clone(), caller.clone()).await?);
+    }
+    for answer in std::iter::once(&first).chain(&retries) {
+        instances.extend(answer.instance.clone());
+    }
+    let retry_instances: BTreeSet<_> = retries.iter().filter_map(|a| a.instance.clone()).collect();
+    let all_replayed = retries
+        .iter()
+        .all(|a| a.replay && a.status == first.status && a.body == first.body);
+    if !(200..300).contains(&first.status) {
+        bail!(
+            "{} answered {} to a minimal request ({}): choose another operation with --operation, \
+             or give a --token",
+            operation.id,
+            first.status,
+            first.body.chars().take(200).collect::<String>()
+        );
+    }
+    checks.push(CheckResult {
+        name: "replay",
+        passed: all_replayed,
+        detail: format!(
+            "first answer {}; {} of 4 retries were its stored answer (X-Idempotent-Replay), served by {} instance(s)",
+            first.status,
+            retries.iter().filter(|a| a.replay && a.body == first.body).count(),
+            retry_instances.len()
+        ),
+    });
+    // The key reached the service at all: a proxy that strips it turns every retry into a new
+    // execution with no replay header (reported separately, because it is the first thing to fix).
+    checks.push(CheckResult {
+        name: "key reaches the service",
+        passed: retries.iter().any(|a| a.replay),
+        detail: if retries.iter().any(|a| a.replay) {
+            "Idempotency-Key arrived: retries were recognised".to_owned()
+        } else {
+            "no retry was recognised: is a proxy removing the Idempotency-Key header?".to_owned()
+        },
+    });
+
+    // 2. The same key with another body is a client bug the service must refuse.
+    let changed = send(key.clone(), altered(&operation.body), caller.clone()).await?;
+    instances.extend(changed.instance.clone());
+    checks.push(CheckResult {
+        name: "changed body refused",
+        passed: changed.status == 422,
+        detail: format!("the same key with another body answered {}", changed.status),
+    });
+
+    // 3. Duplicates at once, each on its own connection: one execution, everyone gets it.
+    let key = format!("{run}-concurrent");
+    let duplicates = futures_util::future::join_all(
+        (0..options.concurrency.max(2))
+            .map(|_| send(key.clone(), operation.body.clone(), caller.clone())),
+    )
+    .await
+    .into_iter()
+    .collect::<anyhow::Result<Vec<_>>>()?;
+    for answer in &duplicates {
+        instances.extend(answer.instance.clone());
+    }
+    let fresh = duplicates
+        .iter()
+        .filter(|a| (200..300).contains(&a.status) && !a.replay)
+        .count();
+    let bodies: BTreeSet<&String> = duplicates
+        .iter()
+        .filter(|a| (200..300).contains(&a.status))
+        .map(|a| &a.body)
+        .collect();
+    let conflicts = duplicates.iter().filter(|a| a.status == 409).count();
+    checks.push(CheckResult {
+        name: "concurrent duplicates execute once",
+        passed: fresh == 1 && bodies.len() == 1 && fresh + conflicts <= duplicates.len(),
+        detail: format!(
+            "{} sent at once: {fresh} executed, {} replayed, {conflicts} still running (409), {} distinct answer(s)",
+            duplicates.len(),
+            duplicates.iter().filter(|a| a.replay).count(),
+            bodies.len()
+        ),
+    });
+
+    // 4. Another caller with the same key never receives this caller's answer.
+    let stranger = match (&other_caller, &caller) {
+        (Some(other), _) => Some(other.clone()),
+        (None, Some(_)) => None,
+        (None, None) => None,
+    };
+    if operation.secured && stranger.is_none() {
+        checks.push(CheckResult {
+            name: "no replay to another caller",
+            passed: true,
+            detail: "not checked: give no --token so that the checker registers two callers"
+                .to_owned(),
+        });
+    } else {
+        let key = format!("{run}-replay");
+        let theirs = send(key, operation.body.clone(), stranger).await?;
+        instances.extend(theirs.instance.clone());
+        checks.push(CheckResult {
+            name: "no replay to another caller",
+            passed: !theirs.replay,
+            detail: format!(
+                "another caller with the same key answered {}{}",
+                theirs.status,
+                if theirs.replay {
+                    " as a replay of the first caller's answer"
+                } else {
+                    ", not a replay"
+                }
+            ),
+        });
+    }
+
+    Ok(CheckReport {
+        operation: format!("{} ({} {})", operation.id, operation.method, operation.url),
+        instances: instances.into_iter().collect(),
+        checks,
+    })
+}
+
+/// A client that opens a new connection for every request, so a load balancer balances each.
+fn fresh_client() -> anyhow::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(30))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .context("building the HTTP client")
+}
+
+async fn send_once(
+    operation: &Operation,
+    key: &str,
+    body: &Value,
+    token: Option<&str>,
+) -> anyhow::Result<Answer> {
+    let mut request = fresh_client()?
+        .request(operation.method.clone(), &operation.url)
+        .header("Idempotency-Key", key)
+        .json(body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request
+        .send()
+        .await
+        .with_context(|| format!("sending {} {}", operation.method, operation.url))?;
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let replay = header("x-idempotent-replay").as_deref() == Some("true");
+    let instance = header("x-instance-id");
+    let status = response.status().as_u16();
+    let body = response.text().await.unwrap_or_default();
+    Ok(Answer {
+        status,
+        replay,
+        body,
+        instance,
+    })
+}
+
+/// The operation to check: the one named, or an idempotent POST without path parameters,
+/// secured ones first (a minimal body and the checker's own callers are all they need; an open
+/// operation tends to want a token from a mail), then by path, so the choice is stable.
+fn pick_operation(document: &Value, base: &str, wanted: Option<&str>) -> anyhow::Result<Operation> {
+    let paths = document["paths"]
+        .as_object()
+        .context("the document has no paths")?;
+    let mut candidates = Vec::new();
+    for (path, item) in paths {
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            if operation["x-idempotency"]["intent"] != "idempotent" {
+                continue;
+            }
+            let id = operation["operationId"].as_str().unwrap_or_default();
+            let chosen = match wanted {
+                Some(wanted) => id == wanted,
+                None => method == "post" && !path.contains('{') && !id.starts_with("fixture"),
+            };
+            if chosen {
+                candidates.push((path.clone(), method.clone(), operation.clone()));
+            }
+        }
+    }
+    let secured = |operation: &Value| {
+        operation["security"]
+            .as_array()
+            .is_some_and(|requirements| !requirements.is_empty())
+    };
+    candidates.sort_by(|a, b| secured(&b.2).cmp(&secured(&a.2)).then(a.0.cmp(&b.0)));
+    let Some((path, method, operation)) = candidates.into_iter().next() else {
+        bail!(match wanted {
+            Some(wanted) => format!("no idempotent operation `{wanted}` in the document"),
+            None => "the document lists no idempotent POST without path parameters: name one with --operation".to_owned(),
+        });
+    };
+    // poem-openapi writes `application/json; charset=utf-8`.
+    let schema = operation["requestBody"]["content"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .find(|(content_type, _)| content_type.starts_with("application/json"))
+        .map(|(_, content)| content["schema"].clone())
+        .unwrap_or(Value::Null);
+    Ok(Operation {
+        id: operation["operationId"].as_str().unwrap_or("?").to_owned(),
+        method: reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
+            .context("an HTTP method")?,
+        // A path parameter is filled with its own name: `/things/{id}` -> `/things/id`.
+        url: format!("{base}{}", path.replace(['{', '}'], "")),
+        body: example(&schema, document, 0),
+        secured: operation["security"]
+            .as_array()
+            .is_some_and(|requirements| !requirements.is_empty()),
+    })
+}
+
+/// A minimal value the schema accepts: required properties only, strings short and plain.
+fn example(schema: &Value, document: &Value, depth: usize) -> Value {
+    if depth > 8 {
+        return Value::Null;
+    }
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.rsplit('/').next().unwrap_or_default();
+        return example(
+            &document["components"]["schemas"][name],
+            document,
+            depth + 1,
+        );
+    }
+    if let Some(first) = schema["allOf"].as_array().and_then(|all| all.first()) {
+        return example(first, document, depth + 1);
+    }
+    if let Some(example) = schema.get("example") {
+        return example.clone();
+    }
+    match schema["type"].as_str() {
+        Some("object") | None if schema["properties"].is_object() => {
+            let mut object = Map::new();
+            let required: Vec<&str> = schema["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+                if required.contains(&name.as_str()) {
+                    object.insert(name.clone(), example(property, document, depth + 1));
+                }
+            }
+            Value::Object(object)
+        }
+        Some("integer") | Some("number") => json!(1),
+        Some("boolean") => json!(false),
+        Some("array") => json!([]),
+        Some("string") => match schema["format"].as_str() {
+            Some("email") => json!(format!("{}@example.com", unique("check"))),
+            Some("uuid") => json!(uuid::Uuid::new_v4().to_string()),
+            _ => json!("idempotency-check"),
+        },
+        _ => json!({}),
+    }
+}
+
+/// The same body, changed: a property added (or the value replaced, for a non-object).
+fn altered(body: &Value) -> Value {
+    match body {
+        Value::Object(object) => {
+            let mut object = object.clone();
+            object.insert("idempotencyCheckChanged".to_owned(), json!(true));
+            Value::Object(object)
+        }
+        _ => json!({ "idempotencyCheckChanged": true }),
+    }
+}
+
+/// Registers an account and logs in, answering its access token.
+async fn throwaway_account(base: &str) -> anyhow::Result<String> {
+    let email = format!("{}@example.com", unique("idempotency-check"));
+    let password = format!("{}-Passphrase", unique("pw"));
+    let credentials = json!({ "email": email, "password": password });
+    let client = fresh_client()?;
+    let registered = client
+        .post(format!("{base}/api/v1/auth/register"))
+        .json(&credentials)
+        .send()
+        .await
+        .context("registering a throwaway account")?;
+    if !registered.status().is_success() {
+        bail!(
+            "registering a throwaway account answered {}: give a token with --token",
+            registered.status()
+        );
+    }
+    let login: Value = client
+        .post(format!("{base}/api/v1/auth/login"))
+        .json(&credentials)
+        .send()
+        .await
+        .context("logging in the throwaway account")?
+        .error_for_status()
+        .context("logging in the throwaway account (production needs --token)")?
+        .json()
+        .await?;
+    login["accessToken"]
+        .as_str()
+        .map(str::to_owned)
+        .context("the login answer has no accessToken")
+}
+
+fn unique(prefix: &str) -> String {
+    format!(
+        "{prefix}-{}",
+        &uuid::Uuid::new_v4().simple().to_string()[..12]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document() -> Value {
+        json!({
+            "paths": {
+                "/api/v1/auth/confirm-email": { "post": {
+                    "operationId": "confirmEmail",
+                    "x-idempotency": { "intent": "idempotent" }
+                } },
+                "/api/v1/things": { "post": {
+                    "operationId": "createThing",
+                    "security": [{ "BearerAuth": [] }],
+                    "x-idempotency": { "intent": "idempotent" },
+                    "requestBody": { "content": { "application/json; charset=utf-8": {
+                        "schema": { "$ref": "#/components/schemas/ThingInput" }
+                    } } }
+                } },
+                "/api/v1/things/{id}": { "put": {
+                    "operationId": "updateThing",
+                    "x-idempotency": { "intent": "idempotent" }
+                } },
+                "/api/v1/auth/login": { "post": {
+                    "operationId": "login",
+                    "x-idempotency": { "intent": "non-idempotent" }
+                } }
+            },
+            "components": { "schemas": { "ThingInput": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": { "type": "string" },
+                    "description": { "type": "string" }
+                }
+            } } }
+        })
+    }
+
+    #[test]
+    fn by_default_a_secured_idempotent_post_is_chosen_with_a_minimal_body() {
+        let operation = pick_operation(&document(), "http://lb", None).unwrap();
+
+        assert_eq!(operation.id, "createThing");
+        assert_eq!(operation.url, "http://lb/api/v1/things");
+        assert!(operation.secured);
+        assert_eq!(operation.body, json!({ "name": "idempotency-check" }));
+    }
+
+    #[test]
+    fn a_named_operation_is_chosen_and_its_path_parameters_filled() {
+        let operation = pick_operation(&document(), "http://lb", Some("updateThing")).unwrap();
+
+        assert_eq!(operation.method, reqwest::Method::PUT);
+        assert_eq!(operation.url, "http://lb/api/v1/things/id");
+    }
+
+    #[test]
+    fn a_non_idempotent_operation_cannot_be_checked() {
+        let error = pick_operation(&document(), "http://lb", Some("login"))
+            .err()
+            .unwrap();
+
+        assert!(
+            error
+                .to_string()
+                .contains("no idempotent operation `login`")
+        );
+    }
+
+    #[test]
+    fn the_changed_body_differs_from_the_original() {
+        let body = json!({ "name": "x" });
+
+        assert_ne!(altered(&body), body);
+    }
+}

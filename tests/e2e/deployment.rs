@@ -1,0 +1,131 @@
+//! `app check-idempotency` through a real load balancer: two instances sharing Redis and the
+//! database behind HAProxy (round robin, a new connection per request) pass every check; an
+//! instance pointed at another Redis key prefix makes the checker fail, naming the check.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use app::check::{CheckOptions, CheckReport, check_idempotency};
+use e2e::{RedisChoice, TestApp};
+use testing::database::TestDatabase;
+
+/// HAProxy in front of `backends`, killed when dropped.
+struct LoadBalancer {
+    child: Child,
+    address: String,
+    _config: tempfile::NamedTempFile,
+}
+
+impl LoadBalancer {
+    async fn start(backends: &[&TestApp]) -> Self {
+        let port = testing::free_port();
+        let servers: String = backends
+            .iter()
+            .enumerate()
+            .map(|(n, app)| {
+                format!(
+                    "  server instance{n} {}\n",
+                    app.address.trim_start_matches("http://")
+                )
+            })
+            .collect();
+        let config = format!(
+            "global\n  maxconn 256\n\
+             defaults\n  mode http\n  timeout connect 2s\n  timeout client 30s\n  timeout server 30s\n\
+             frontend front\n  bind 127.0.0.1:{port}\n  default_backend instances\n\
+             backend instances\n  balance roundrobin\n{servers}"
+        );
+        let file = tempfile::NamedTempFile::new().expect("a config file");
+        std::fs::write(file.path(), config).expect("writing the HAProxy config");
+        let child = Command::new("haproxy")
+            .arg("-db")
+            .arg("-f")
+            .arg(file.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|err| {
+                panic!(
+                    "this test runs HAProxy in front of the service: install it \
+                     (`apt-get install haproxy`; .ci/run does): {err}"
+                )
+            });
+        let address = format!("127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while tokio::net::TcpStream::connect(&address).await.is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "HAProxy did not listen within 10 s"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Self {
+            child,
+            address: format!("http://{address}"),
+            _config: file,
+        }
+    }
+}
+
+impl Drop for LoadBalancer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An instance on the shared database and Redis, under `key_prefix`.
+async fn instance(database: &TestDatabase, key_prefix: &str) -> TestApp {
+    TestApp::builder()
+        .redis(RedisChoice::Shared)
+        .setting("database.url", database.url())
+        .setting("redis.key_prefix", key_prefix)
+        .spawn()
+        .await
+}
+
+async fn check_through(balancer: &LoadBalancer) -> CheckReport {
+    check_idempotency(&CheckOptions {
+        base_url: balancer.address.clone(),
+        token: None,
+        operation: None,
+        concurrency: 8,
+    })
+    .await
+    .expect("the checker runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_checker_passes_through_a_load_balancer_in_front_of_two_instances_sharing_redis() {
+    let database = TestDatabase::create().await;
+    let prefix = format!("test:{}:", testing::unique_suffix());
+    let (first, second) = (
+        instance(&database, &prefix).await,
+        instance(&database, &prefix).await,
+    );
+    let balancer = LoadBalancer::start(&[&first, &second]).await;
+
+    let report = check_through(&balancer).await;
+
+    assert!(report.passed(), "{}", report.to_text());
+    assert_eq!(report.instances.len(), 2, "{}", report.to_text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_checker_fails_naming_the_replay_check_when_an_instance_uses_another_redis_prefix() {
+    let database = TestDatabase::create().await;
+    let first = instance(&database, &format!("test:{}:", testing::unique_suffix())).await;
+    let misconfigured = instance(&database, &format!("test:{}:", testing::unique_suffix())).await;
+    let balancer = LoadBalancer::start(&[&first, &misconfigured]).await;
+
+    let report = check_through(&balancer).await;
+
+    assert!(!report.passed(), "{}", report.to_text());
+    let failed: Vec<&str> = report
+        .checks
+        .iter()
+        .filter(|check| !check.passed)
+        .map(|check| check.name)
+        .collect();
+    assert!(failed.contains(&"replay"), "{}", report.to_text());
+}
