@@ -12,34 +12,91 @@ use crate::settings::Argon2Settings;
 /// The administrator role.
 pub const ADMIN_ROLE: &str = "admin";
 
-/// A syntactically valid email address, lower-cased so that one mailbox is one account.
+/// An email address in the one form the service stores, so that one mailbox is one account.
+///
+/// Only a plain addr-spec is accepted: no display name, comment, quotes, angle brackets,
+/// whitespace or control characters (each of those let `x<alice@example.com>` or
+/// `"y"<alice@example.com>` become a second account whose mail reaches alice). The local part is
+/// an RFC 5322 dot-atom of ASCII characters, at most 64 octets; the domain is IDNA-normalised
+/// (lower case, Punycode) and must be a DNS name of at least two labels; the whole address is at
+/// most 254 octets. The local part is lower-cased too: mailbox providers treat it as
+/// case-insensitive, and two accounts differing only in case would be the same person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
 
 impl Email {
     pub fn parse(raw: &str) -> Result<Self, AppError> {
-        let email = raw.trim().to_lowercase();
-        let valid = email.len() <= 254
-            && email.split_once('@').is_some_and(|(local, domain)| {
-                !local.is_empty()
-                    && local.len() <= 64
-                    && domain.contains('.')
-                    && !domain.starts_with('.')
-                    && !domain.ends_with('.')
-                    && !domain.contains('@')
-            })
-            && !email.chars().any(|c| c.is_whitespace() || c.is_control());
-        if valid {
-            Ok(Self(email))
-        } else {
-            Err(AppError::Invalid(
-                "`email` is not a valid email address.".into(),
-            ))
+        Self::normalise(raw.trim()).ok_or_else(|| {
+            AppError::Invalid(
+                "`email` is not a valid email address: send a plain address such as \
+                 name@example.com, without a display name, quotes or angle brackets."
+                    .into(),
+            )
+        })
+    }
+
+    fn normalise(raw: &str) -> Option<Self> {
+        let (local, domain) = raw.rsplit_once('@')?;
+        let local_is_dot_atom = !local.is_empty()
+            && local.len() <= 64
+            && !local.starts_with('.')
+            && !local.ends_with('.')
+            && !local.contains("..")
+            && local
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~.".contains(&b));
+        if !local_is_dot_atom {
+            return None;
         }
+        let domain = idna::domain_to_ascii_strict(domain).ok()?;
+        let labels: Vec<&str> = domain.split('.').collect();
+        let domain_is_dns_name = labels.len() >= 2
+            && labels.iter().all(|label| {
+                (1..=63).contains(&label.len())
+                    && !label.starts_with('-')
+                    && !label.ends_with('-')
+                    && label
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            });
+        let email = format!("{}@{domain}", local.to_ascii_lowercase());
+        (domain_is_dns_name && email.len() <= 254).then_some(Self(email))
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// A display name the service may put in its own mail: trimmed, at most 100 characters, and
+/// without control characters (a line break would let a name add lines to a mail).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisplayName(String);
+
+impl DisplayName {
+    pub const MAX_CHARS: usize = 100;
+
+    /// `None` for an absent or blank name.
+    pub fn parse(raw: Option<&str>) -> Result<Option<Self>, AppError> {
+        let Some(name) = raw.map(str::trim).filter(|name| !name.is_empty()) else {
+            return Ok(None);
+        };
+        if name.chars().count() > Self::MAX_CHARS {
+            return Err(AppError::Invalid(format!(
+                "`displayName` must be at most {} characters long.",
+                Self::MAX_CHARS
+            )));
+        }
+        if name.chars().any(char::is_control) {
+            return Err(AppError::Invalid(
+                "`displayName` may not contain line breaks or other control characters.".into(),
+            ));
+        }
+        Ok(Some(Self(name.to_owned())))
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
     }
 }
 
@@ -174,11 +231,21 @@ mod tests {
     }
 
     #[test]
-    fn emails_are_normalised_and_checked() {
-        assert_eq!(
-            Email::parse("  Alice@Example.COM ").unwrap().as_str(),
-            "alice@example.com"
-        );
+    fn plain_addresses_are_accepted_in_one_normal_form() {
+        for (raw, normal) in [
+            ("  Alice@Example.COM ", "alice@example.com"),
+            ("a.b+tag@example.co.uk", "a.b+tag@example.co.uk"),
+            ("o'brien@example.com", "o'brien@example.com"),
+            ("x_y-z@sub.example.com", "x_y-z@sub.example.com"),
+            ("alice@BÜCHER.example", "alice@xn--bcher-kva.example"),
+            ("alice@xn--bcher-kva.example", "alice@xn--bcher-kva.example"),
+        ] {
+            assert_eq!(Email::parse(raw).unwrap().as_str(), normal, "{raw}");
+        }
+    }
+
+    #[test]
+    fn anything_but_a_plain_address_is_refused() {
         for bad in [
             "",
             "alice",
@@ -187,9 +254,53 @@ mod tests {
             "a b@example.com",
             "alice@localhost",
             "a@b@c.com",
+            "x<alice@example.com>",
+            "\"y\"<alice@example.com>",
+            "<alice@example.com>",
+            "Alice <alice@example.com>",
+            "\"alice\"@example.com",
+            "alice(comment)@example.com",
+            "alice@example.com (comment)",
+            ".alice@example.com",
+            "alice.@example.com",
+            "al..ice@example.com",
+            "alice@-example.com",
+            "alice@example..com",
+            "alice@exa_mple.com",
+            "ålice@example.com",
+            "alice\r\nBcc: eve@example.com@example.com",
+            "alice@exam\nple.com",
         ] {
-            assert!(Email::parse(bad).is_err(), "{bad}");
+            assert!(Email::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn addresses_are_bounded_in_length() {
+        let local_64 = "a".repeat(64);
+        assert!(Email::parse(&format!("{local_64}@example.com")).is_ok());
+        assert!(Email::parse(&format!("a{local_64}@example.com")).is_err());
+        let long_domain = format!("{}.com", vec!["a".repeat(63); 4].join("."));
+        assert!(
+            Email::parse(&format!("alice@{long_domain}")).is_err(),
+            "over 254 octets"
+        );
+    }
+
+    #[test]
+    fn display_names_are_trimmed_bounded_and_single_line() {
+        assert_eq!(DisplayName::parse(None).unwrap(), None);
+        assert_eq!(DisplayName::parse(Some("  ")).unwrap(), None);
+        assert_eq!(
+            DisplayName::parse(Some(" Ada "))
+                .unwrap()
+                .unwrap()
+                .into_string(),
+            "Ada"
+        );
+        assert!(DisplayName::parse(Some("Ada\nLovelace")).is_err());
+        assert!(DisplayName::parse(Some("Ada\r\nBcc: eve")).is_err());
+        assert!(DisplayName::parse(Some(&"x".repeat(101))).is_err());
     }
 
     #[test]

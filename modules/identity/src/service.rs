@@ -7,7 +7,7 @@ use infra::database::now_ms;
 use infra::mail::{MailTemplate, Mailer};
 use kernel::{AccessTokenClaims, AppError, AppResult, PageRequest, Principal, TokenVerifier};
 
-use crate::domain::{ADMIN_ROLE, Email, OpaqueToken, Password, PasswordHasher};
+use crate::domain::{ADMIN_ROLE, DisplayName, Email, OpaqueToken, Password, PasswordHasher};
 use crate::repository::{
     IdentityRepository, RefreshTokenState, SessionRecord, TokenPurpose, UserRecord,
 };
@@ -85,17 +85,8 @@ impl IdentityService {
     ) -> AppResult<UserRecord> {
         let email = Email::parse(email)?;
         let password = Password::parse(password, "password")?;
-        let display_name = display_name
-            .map(|n| n.trim().to_owned())
-            .filter(|n| !n.is_empty());
-        if display_name
-            .as_ref()
-            .is_some_and(|n| n.chars().count() > 100)
-        {
-            return Err(AppError::Invalid(
-                "`displayName` must be at most 100 characters long.".into(),
-            ));
-        }
+        let display_name =
+            DisplayName::parse(display_name.as_deref())?.map(DisplayName::into_string);
         let user = UserRecord {
             id: uuid::Uuid::now_v7().to_string(),
             email: email.as_str().to_owned(),

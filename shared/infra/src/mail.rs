@@ -30,7 +30,9 @@ use crate::settings::Secret;
 /// One mail to one recipient, in both a plain-text and an HTML rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mail {
-    /// The recipient: `user@example.com` or `Name <user@example.com>`.
+    /// The recipient's plain address, `user@example.com`. It becomes the address of a mailbox
+    /// without a display name: it is never parsed as a mailbox (`Name <user@example.com>`), so
+    /// text a user chose cannot redirect the mail.
     pub to: String,
     pub subject: String,
     pub text: String,
@@ -97,10 +99,11 @@ impl SmtpMailer {
     }
 
     async fn deliver(&self, mail: Mail) -> Result<(), MailError> {
-        let to: Mailbox = mail
+        let address: lettre::Address = mail
             .to
             .parse()
             .map_err(|err| MailError::Recipient(format!("`{}`: {err}", mail.to)))?;
+        let to = Mailbox::new(None, address);
         let message = Message::builder()
             .from(self.from.clone())
             .to(to)

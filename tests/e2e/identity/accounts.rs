@@ -40,6 +40,61 @@ async fn registering_a_taken_email_in_any_case_is_a_409_problem() {
 }
 
 #[tokio::test]
+async fn an_address_wrapped_in_a_mailbox_is_refused_not_a_second_account() {
+    let identity = Identity::spawn().await;
+    identity.register("alice@example.com").await;
+
+    for disguised in [
+        "x<alice@example.com>",
+        "\"y\"<alice@example.com>",
+        "Alice <alice@example.com>",
+    ] {
+        let response = identity.register(disguised).await;
+
+        assert_problem(response, StatusCode::BAD_REQUEST).await;
+    }
+    identity
+        .mail
+        .wait_for_message_to("alice@example.com", std::time::Duration::from_secs(10))
+        .await
+        .expect("alice's own confirmation mail");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        identity.mail.messages_to("alice@example.com").len(),
+        1,
+        "only alice's own confirmation mail reached her"
+    );
+}
+
+#[tokio::test]
+async fn the_same_mailbox_spelled_with_an_unnormalised_domain_is_the_same_account() {
+    let identity = Identity::spawn().await;
+    identity.register("alice@bücher.example").await;
+
+    let response = identity.register("ALICE@xn--BCHER-kva.example").await;
+
+    assert_problem(response, StatusCode::CONFLICT).await;
+}
+
+#[tokio::test]
+async fn a_display_name_with_a_line_break_is_refused() {
+    let identity = Identity::spawn().await;
+
+    let response = identity
+        .post(
+            "/register",
+            json!({
+                "email": "alice@example.com",
+                "password": PASSWORD,
+                "displayName": "Alice\r\nBcc: eve@example.com"
+            }),
+        )
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
 async fn an_invalid_email_or_a_short_password_is_a_400_problem() {
     let identity = Identity::spawn().await;
 
