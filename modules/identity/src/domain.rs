@@ -2,6 +2,10 @@
 //!
 //! Parse, don't validate: a handler never holds an unchecked email or password.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
 use argon2::password_hash::phc::PasswordHash;
 use argon2::{Algorithm, Argon2, Params, PasswordHasher as _, PasswordVerifier as _, Version};
 use kernel::AppError;
@@ -127,6 +131,66 @@ impl Password {
 impl std::fmt::Debug for Password {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Password([redacted])")
+    }
+}
+
+/// Bounds how many password hashes run at once.
+///
+/// Each argon2id hash takes tens of megabytes and a core for tens of milliseconds on tokio's
+/// blocking pool, which would otherwise start up to 512 of them at once: a burst of logins (or
+/// of guesses at unknown emails, which hash too) could exhaust memory. A request waits at most
+/// `wait` for a slot, then answers 503 with `Retry-After`. The slot is held by the hashing
+/// thread itself, so a client that goes away does not free it while its hash still runs.
+#[derive(Clone)]
+pub struct HashingSlots {
+    permits: Arc<tokio::sync::Semaphore>,
+    wait: Duration,
+    running: Arc<AtomicUsize>,
+    peak: Arc<AtomicUsize>,
+}
+
+impl HashingSlots {
+    /// `max` hashes at once (0: one per core).
+    pub fn new(max: usize, wait: Duration) -> Self {
+        let max = match max {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            max => max,
+        };
+        Self {
+            permits: Arc::new(tokio::sync::Semaphore::new(max)),
+            wait,
+            running: Arc::default(),
+            peak: Arc::default(),
+        }
+    }
+
+    /// Runs `work` on the blocking pool once a slot is free, or refuses after the wait.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, AppError> {
+        let permit = tokio::time::timeout(self.wait, Arc::clone(&self.permits).acquire_owned())
+            .await
+            .map_err(|_| AppError::Busy {
+                retry_after_secs: 1,
+            })?
+            .map_err(AppError::internal)?;
+        let (running, peak) = (Arc::clone(&self.running), Arc::clone(&self.peak));
+        tokio::task::spawn_blocking(move || {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            let output = work();
+            running.fetch_sub(1, Ordering::SeqCst);
+            drop(permit);
+            output
+        })
+        .await
+        .map_err(AppError::internal)
+    }
+
+    /// The most hashes that ever ran at once.
+    pub fn peak(&self) -> usize {
+        self.peak.load(Ordering::SeqCst)
     }
 }
 
@@ -301,6 +365,58 @@ mod tests {
         assert!(DisplayName::parse(Some("Ada\nLovelace")).is_err());
         assert!(DisplayName::parse(Some("Ada\r\nBcc: eve")).is_err());
         assert!(DisplayName::parse(Some(&"x".repeat(101))).is_err());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn many_hashes_at_once_never_run_more_than_the_slots() {
+        let slots = HashingSlots::new(2, Duration::from_secs(30));
+        let hasher = cheap();
+
+        let mut logins = tokio::task::JoinSet::new();
+        for n in 0..16 {
+            let (slots, hasher) = (slots.clone(), hasher.clone());
+            logins.spawn(async move {
+                slots
+                    .run(move || {
+                        // Long enough that unbounded hashes would overlap.
+                        std::thread::sleep(Duration::from_millis(20));
+                        hasher.hash(&Password::parse(&format!("password number {n}"), "p").unwrap())
+                    })
+                    .await
+            });
+        }
+        let outcomes = logins.join_all().await;
+
+        assert!(outcomes.iter().all(|outcome| matches!(outcome, Ok(Ok(_)))));
+        assert_eq!(
+            slots.peak(),
+            2,
+            "never more than the two slots, and both used"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_hash_that_cannot_get_a_slot_in_time_is_refused_with_retry_after() {
+        let slots = HashingSlots::new(1, Duration::from_millis(20));
+        let busy = slots.clone();
+        let occupying = tokio::spawn(async move {
+            busy.run(|| std::thread::sleep(Duration::from_millis(500)))
+                .await
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+
+        let refused = slots.run(|| ()).await;
+
+        assert!(
+            matches!(
+                refused,
+                Err(AppError::Busy {
+                    retry_after_secs: 1
+                })
+            ),
+            "{refused:?}"
+        );
+        occupying.await.unwrap().unwrap();
     }
 
     #[test]

@@ -7,7 +7,9 @@ use infra::database::now_ms;
 use infra::mail::{MailTemplate, Mailer};
 use kernel::{AccessTokenClaims, AppError, AppResult, PageRequest, Principal, TokenVerifier};
 
-use crate::domain::{ADMIN_ROLE, DisplayName, Email, OpaqueToken, Password, PasswordHasher};
+use crate::domain::{
+    ADMIN_ROLE, DisplayName, Email, HashingSlots, OpaqueToken, Password, PasswordHasher,
+};
 use crate::repository::{
     IdentityRepository, RefreshTokenState, SessionRecord, TokenPurpose, UserRecord,
 };
@@ -55,6 +57,7 @@ pub struct IdentityService {
     access_token_ttl: Duration,
     settings: IdentitySettings,
     mailer: Arc<dyn Mailer>,
+    hashing: HashingSlots,
 }
 
 impl IdentityService {
@@ -66,6 +69,7 @@ impl IdentityService {
         settings: IdentitySettings,
         mailer: Arc<dyn Mailer>,
     ) -> Self {
+        let hashing = HashingSlots::new(settings.max_concurrent_hashes, settings.hash_wait);
         Self {
             repository,
             hasher,
@@ -73,6 +77,7 @@ impl IdentityService {
             access_token_ttl,
             settings,
             mailer,
+            hashing,
         }
     }
 
@@ -123,10 +128,10 @@ impl IdentityService {
         let candidate = password.to_owned();
         // Verified even when the account does not exist (against a dummy hash): the same work,
         // so the same time, for an unknown email and a wrong password.
-        let matches =
-            tokio::task::spawn_blocking(move || hasher.verify(&candidate, stored.as_deref()))
-                .await
-                .map_err(AppError::internal)?;
+        let matches = self
+            .hashing
+            .run(move || hasher.verify(&candidate, stored.as_deref()))
+            .await?;
         let Some(user) = user.filter(|_| matches) else {
             return Err(invalid_credentials());
         };
@@ -401,12 +406,10 @@ impl IdentityService {
             })
     }
 
-    /// argon2 is deliberately slow: keep it off the async workers.
+    /// argon2 is deliberately slow: keep it off the async workers, a bounded number at once.
     async fn hash_off_thread(&self, password: Password) -> AppResult<String> {
         let hasher = self.hasher.clone();
-        tokio::task::spawn_blocking(move || hasher.hash(&password))
-            .await
-            .map_err(AppError::internal)?
+        self.hashing.run(move || hasher.hash(&password)).await?
     }
 
     /// Stores a new one-time token (superseding older ones) and mails its link. The mail is

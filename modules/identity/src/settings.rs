@@ -44,6 +44,11 @@ pub struct IdentitySettings {
     /// The service name in mails.
     pub service_name: String,
     pub argon2: Argon2Settings,
+    /// Password hashes (login, registration, reset) that may run at once; 0: one per core.
+    pub max_concurrent_hashes: usize,
+    /// How long a request waits for a hashing slot before answering 503 with `Retry-After`.
+    #[serde(with = "humantime_serde")]
+    pub hash_wait: Duration,
 }
 
 impl Default for IdentitySettings {
@@ -56,6 +61,8 @@ impl Default for IdentitySettings {
             public_base_url: "http://127.0.0.1:8080".to_owned(),
             service_name: "Idempotent Service".to_owned(),
             argon2: Argon2Settings::default(),
+            max_concurrent_hashes: 0,
+            hash_wait: Duration::from_secs(2),
         }
     }
 }

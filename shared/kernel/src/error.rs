@@ -38,6 +38,9 @@ pub enum AppError {
     /// The caller sent too many requests; try again after the given seconds.
     #[error("too many requests")]
     TooManyRequests { retry_after_secs: u64 },
+    /// The service is busy with work it bounds (password hashing); try again after the seconds.
+    #[error("the service is busy")]
+    Busy { retry_after_secs: u64 },
     /// A fault of the service or a dependency.
     #[error("internal error: {0}")]
     Internal(Box<dyn StdError + Send + Sync>),
@@ -58,6 +61,7 @@ impl AppError {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -71,6 +75,9 @@ impl AppError {
             }
             Self::TooManyRequests { retry_after_secs } => problem.with_detail(format!(
                 "Too many requests; retry after {retry_after_secs} seconds."
+            )),
+            Self::Busy { retry_after_secs } => problem.with_detail(format!(
+                "The service is busy; retry after {retry_after_secs} seconds."
             )),
             other => problem.with_detail(other.to_string()),
         }
@@ -88,7 +95,7 @@ impl poem::error::ResponseError for AppError {
         }
         let mut response = self.to_problem().into_response();
         match self {
-            Self::TooManyRequests { retry_after_secs } => {
+            Self::TooManyRequests { retry_after_secs } | Self::Busy { retry_after_secs } => {
                 response
                     .headers_mut()
                     .insert(poem::http::header::RETRY_AFTER, (*retry_after_secs).into());
