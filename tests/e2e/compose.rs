@@ -158,6 +158,38 @@ fn every_app_variable_is_a_setting_the_service_reads_and_they_load_in_production
 }
 
 #[test]
+fn redis_and_postgresql_are_published_on_loopback_only_and_redis_needs_the_services_password() {
+    let compose = compose();
+    let services = &compose["services"];
+    let variables: std::collections::HashMap<String, String> =
+        app_environment(&compose).into_iter().collect();
+
+    for service in ["redis", "postgres"] {
+        for port in services[service]["ports"].as_array().into_iter().flatten() {
+            assert!(
+                port.as_str().unwrap().starts_with("127.0.0.1:"),
+                "{service} publishes {port} beyond this machine"
+            );
+        }
+    }
+    let command: Vec<&str> = services["redis"]["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|part| part.as_str().unwrap())
+        .collect();
+    let password = command
+        .windows(2)
+        .find(|pair| pair[0] == "--requirepass")
+        .map(|pair| pair[1])
+        .expect("Redis requires a password");
+    assert!(
+        variables["APP__REDIS__URL"].contains(&format!(":{password}@")),
+        "the service connects with that password"
+    );
+}
+
+#[test]
 fn the_service_urls_point_at_the_ports_the_stack_exposes() {
     let compose = compose();
     let variables: std::collections::HashMap<String, String> =
