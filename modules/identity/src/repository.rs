@@ -292,8 +292,11 @@ impl IdentityRepository {
             .execute(&mut *tx)
             .await
             .map_err(internal)?;
-        sqlx::query(
-            "UPDATE identity_sessions SET last_used_at_ms = $1, expires_at_ms = $2 WHERE id = $3",
+        // In the same transaction: a session revoked (or expired) since the caller read it is not
+        // renewed, and dropping the transaction undoes the rotation.
+        let renewed = sqlx::query(
+            "UPDATE identity_sessions SET last_used_at_ms = $1, expires_at_ms = $2
+             WHERE id = $3 AND revoked_at_ms IS NULL AND expires_at_ms > $1",
         )
         .bind(now_ms)
         .bind(expires_at_ms)
@@ -301,6 +304,9 @@ impl IdentityRepository {
         .execute(&mut *tx)
         .await
         .map_err(internal)?;
+        if renewed.rows_affected() != 1 {
+            return Ok(false);
+        }
         tx.commit().await.map_err(internal)?;
         Ok(true)
     }
@@ -443,4 +449,88 @@ fn session_from_row(row: &AnyRow) -> AppResult<SessionRecord> {
         revoked_at_ms: row.try_get("revoked_at_ms").map_err(internal)?,
         user_agent: row.try_get("user_agent").map_err(internal)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use infra::module::Module as _;
+    use infra::settings::{DatabaseSettings, Secret};
+
+    use super::*;
+
+    async fn repository() -> IdentityRepository {
+        let database = Database::connect(&DatabaseSettings {
+            url: Secret::new("sqlite::memory:"),
+            max_connections: 1,
+        })
+        .await
+        .unwrap();
+        database
+            .migrate("identity", crate::IdentityModule::migrations())
+            .await
+            .unwrap();
+        IdentityRepository::new(database)
+    }
+
+    async fn session_of_a_new_user(repository: &IdentityRepository, refresh_hash: &str) -> String {
+        let user = UserRecord {
+            id: "user-1".into(),
+            email: "alice@example.com".into(),
+            display_name: None,
+            password_hash: "hash".into(),
+            roles: vec![],
+            email_confirmed_at_ms: None,
+            locked_at_ms: None,
+            created_at_ms: 1,
+        };
+        assert!(repository.insert_user(&user).await.unwrap());
+        let session = SessionRecord {
+            id: "session-1".into(),
+            user_id: user.id,
+            created_at_ms: 1,
+            last_used_at_ms: 1,
+            expires_at_ms: i64::MAX,
+            revoked_at_ms: None,
+            user_agent: None,
+        };
+        repository
+            .insert_session(&session, refresh_hash)
+            .await
+            .unwrap();
+        session.id
+    }
+
+    #[tokio::test]
+    async fn a_live_session_rotates_its_refresh_token() {
+        let repository = repository().await;
+        let session = session_of_a_new_user(&repository, "old").await;
+
+        let rotated = repository
+            .rotate_refresh_token(&session, "old", "new", 10, i64::MAX)
+            .await
+            .unwrap();
+
+        assert!(rotated);
+    }
+
+    #[tokio::test]
+    async fn a_session_revoked_since_it_was_read_does_not_rotate() {
+        let repository = repository().await;
+        let session = session_of_a_new_user(&repository, "old").await;
+        repository.revoke_session(&session, 5).await.unwrap();
+
+        let rotated = repository
+            .rotate_refresh_token(&session, "old", "new", 10, i64::MAX)
+            .await
+            .unwrap();
+
+        assert!(!rotated);
+        assert!(
+            matches!(
+                repository.refresh_token_state("new").await.unwrap(),
+                RefreshTokenState::Unknown
+            ),
+            "the rotation was undone: no new token"
+        );
+    }
 }

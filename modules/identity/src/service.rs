@@ -204,7 +204,8 @@ impl IdentityService {
             .rotate_refresh_token(&session.id, &old_hash, &refresh.hash, now, expires)
             .await?
         {
-            // A concurrent refresh exchanged it first: the same as a replay.
+            // A concurrent refresh exchanged it first (the same as a replay), or the session was
+            // revoked or expired meanwhile: either way it ends here.
             self.repository.revoke_session(&session.id, now).await?;
             return Err(invalid_refresh_token());
         }
