@@ -19,9 +19,10 @@
 //!   instead: a Redis outage must neither lock every user out of logging in nor lift the limits,
 //!   so they hold per instance until Redis answers again. One warning when the outage begins,
 //!   one line when it ends.
-//! - **Memory**: counts per instance, in a bounded map. When it is full of live windows, new
-//!   buckets are allowed without being counted (and a warning logged) rather than the map
-//!   growing without bound under an attack that rotates bucket names.
+//! - **Memory**: counts per instance, in a bounded map. When it is full of live windows, a new
+//!   bucket is refused (limited until a window has passed, and a warning logged) rather than the
+//!   map growing without bound or, worse, new buckets going uncounted under an attack that
+//!   rotates bucket names: these limits guard credentials, so refusing is the safe side.
 //! - **Disabled**: everything is allowed (`rate_limit.enabled = false`).
 //!
 //! Bucket names are hashed (SHA-256) before they are stored: they contain user input such as
@@ -297,8 +298,12 @@ impl MemoryLimiter {
             return decide(current.count, limit, current.ends_at - now);
         }
         if state.windows.len() >= self.capacity && !state.make_room(now, self.capacity) {
+            // Refuse rather than stop counting: a flood of fresh bucket names (rotated addresses)
+            // must not make a victim's bucket uncounted. Within one window every live window ends.
             state.warn_full(now, self.capacity);
-            return RateDecision::Allowed;
+            return RateDecision::Limited {
+                retry_after: window,
+            };
         }
         state.windows.insert(
             key,
@@ -339,8 +344,8 @@ impl MemoryState {
             self.warned_full_at = Some(now);
             tracing::warn!(
                 capacity,
-                "in-process rate limiter is full of live windows: new buckets are allowed \
-                 uncounted (configure redis.url to share and bound limits across instances)"
+                "in-process rate limiter is full of live windows: new buckets are refused until \
+                 windows end (configure redis.url to share and bound limits across instances)"
             );
         }
     }
@@ -535,9 +540,10 @@ mod tests {
         }
         assert!(limiter.hit("a", 1, WINDOW).await.is_limited());
 
-        // Full of live windows: a new bucket is allowed, uncounted, and the map does not grow.
+        // Full of live windows: a new bucket is refused (not let through uncounted), and the map
+        // does not grow.
         for _ in 0..5 {
-            assert_eq!(limiter.hit("d", 1, WINDOW).await, RateDecision::Allowed);
+            assert!(limiter.hit("d", 1, WINDOW).await.is_limited());
         }
         assert_eq!(inner.len(), 3);
         // Tracked buckets keep being limited meanwhile.
