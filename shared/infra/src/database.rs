@@ -91,7 +91,7 @@ impl Database {
             let mut attempts = 0;
             while let Err(err) = pool.execute("PRAGMA journal_mode = WAL").await {
                 attempts += 1;
-                if attempts == 100 || !err.to_string().contains("database is locked") {
+                if attempts == 100 || !is_sqlite_busy(&err) {
                     return Err(DatabaseError::Connect(err));
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -209,7 +209,7 @@ async fn apply(
         if transaction_each {
             connection.execute("BEGIN").await.map_err(fail)?;
         }
-        let result = async {
+        let applied = async {
             sqlx::raw_sql(migration.sql)
                 .execute(&mut **connection)
                 .await?;
@@ -224,16 +224,14 @@ async fn apply(
             .await
         }
         .await;
-        match (result, transaction_each) {
-            (Ok(_), true) => {
-                connection.execute("COMMIT").await.map_err(fail)?;
-            }
-            (Ok(_), false) => {}
-            (Err(err), true) => {
+        if let Err(err) = applied {
+            if transaction_each {
                 let _ = connection.execute("ROLLBACK").await;
-                return Err(fail(err));
             }
-            (Err(err), false) => return Err(fail(err)),
+            return Err(fail(err));
+        }
+        if transaction_each {
+            connection.execute("COMMIT").await.map_err(fail)?;
         }
         tracing::info!(
             module,
@@ -243,6 +241,13 @@ async fn apply(
         );
     }
     Ok(())
+}
+
+/// SQLite's `SQLITE_BUSY` (5): another connection holds the lock.
+fn is_sqlite_busy(err: &sqlx::Error) -> bool {
+    err.as_database_error()
+        .and_then(|err| err.code())
+        .is_some_and(|code| code == "5")
 }
 
 /// Milliseconds since the Unix epoch: how this schema stores time on both engines.

@@ -15,7 +15,7 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use kernel::{AppError, Authentication, Authenticator, Problem, RequestContext};
-use poem::http::{HeaderValue, StatusCode, header};
+use poem::http::{HeaderValue, StatusCode, Version, header};
 use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
 use tracing::Instrument;
 
@@ -173,8 +173,9 @@ impl<E: Endpoint> Endpoint for AuthenticateEndpoint<E> {
 
 /// Refuses request bodies over a size with 413, however they are framed.
 ///
-/// A declared `Content-Length` over the limit is refused before the body is read. Every other
-/// body (HTTP/1.1 chunked, HTTP/2 with or without `content-length`) is counted while it is read:
+/// A declared `Content-Length` over the limit is refused before the body is read (and one within
+/// it needs nothing more: the protocol layers hold a body to its declared length). Every body
+/// without one (HTTP/1.1 chunked, HTTP/2 without `content-length`) is counted while it is read:
 /// whoever reads it (an extractor, the idempotency guard) gets an error at the first byte over
 /// the limit, and the answer becomes 413 whatever that reader made of the error. Nothing ever
 /// buffers more than the limit.
@@ -206,8 +207,18 @@ impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|length| length > self.limit as u64) {
-            return Err(too_large());
+        match declared {
+            Some(length) if length > self.limit as u64 => return Err(too_large()),
+            // hyper (HTTP/1.1) and h2 (HTTP/2) both refuse a body longer than its declared
+            // length, so a declared length within the limit bounds the body already.
+            Some(_) => return self.inner.call(req).await,
+            // An HTTP/1.x request with neither header has no body at all.
+            None if req.version() < Version::HTTP_2
+                && !req.headers().contains_key(header::TRANSFER_ENCODING) =>
+            {
+                return self.inner.call(req).await;
+            }
+            None => {}
         }
         let exceeded = Arc::new(AtomicBool::new(false));
         let body = limited(req.take_body(), self.limit, Arc::clone(&exceeded));

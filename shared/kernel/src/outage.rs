@@ -94,11 +94,6 @@ impl OutageLog {
         Some(recovery)
     }
 
-    /// Whether the last call failed.
-    pub fn is_down(&self) -> bool {
-        self.in_outage.load(Ordering::Acquire)
-    }
-
     /// How many outages have begun since the process started.
     pub fn outages(&self) -> u64 {
         self.outages.load(Ordering::Relaxed)
@@ -179,7 +174,7 @@ mod tests {
         );
         assert_eq!(recovery.map(|r| r.affected), Some(5));
         assert_eq!(log.outages(), 1);
-        assert!(!log.is_down());
+        assert_eq!(log.succeeded(), None, "the outage is over");
     }
 
     #[test]
@@ -191,6 +186,10 @@ mod tests {
         log.failed(&"down again");
 
         assert_eq!(log.outages(), 2);
-        assert!(log.is_down());
+        assert_eq!(
+            log.succeeded().map(|r| r.affected),
+            Some(1),
+            "down again, once"
+        );
     }
 }

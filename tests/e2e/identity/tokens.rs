@@ -85,6 +85,27 @@ async fn alice_claims(identity: &Identity) -> (AccessTokenClaims, String) {
     (claims, secret)
 }
 
+/// A service signing access tokens with the test Ed25519 key pair, and the public key's PEM.
+async fn identity_signing_with_ed25519() -> (Identity, String) {
+    let keys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("keys");
+    let private = std::fs::read_to_string(keys.join("ed25519-private.pem")).unwrap();
+    let public = std::fs::read_to_string(keys.join("ed25519-public.pem")).unwrap();
+    let identity = Identity::spawn_with(
+        e2e::TestApp::builder()
+            .setting("auth.algorithm", "EdDSA")
+            .setting("auth.private_key_pem", &private)
+            .setting("auth.public_key_pem", &public),
+    )
+    .await;
+    (identity, public)
+}
+
+/// Base64url without padding, as JWTs encode their parts.
+fn b64url(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
 /// Signs `claims` with HS256 and `secret`.
 fn hs256(secret: &[u8], claims: &AccessTokenClaims) -> String {
     TokenVerifier::hs256(secret, &claims.iss, &claims.aud)
@@ -96,17 +117,15 @@ fn hs256(secret: &[u8], claims: &AccessTokenClaims) -> String {
 /// A token with any header and claims, signed with HS256 and `secret` by hand, so that the
 /// header can name an algorithm the library would not sign with.
 fn hand_made(header: &serde_json::Value, claims: &AccessTokenClaims, secret: &[u8]) -> String {
-    use base64::Engine as _;
     use hmac::{KeyInit as _, Mac as _};
-    let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
     let signing_input = format!(
         "{}.{}",
-        b64(header.to_string().as_bytes()),
-        b64(serde_json::to_string(claims).unwrap().as_bytes())
+        b64url(header.to_string().as_bytes()),
+        b64url(serde_json::to_string(claims).unwrap().as_bytes())
     );
     let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret).unwrap();
     mac.update(signing_input.as_bytes());
-    format!("{signing_input}.{}", b64(&mac.finalize().into_bytes()))
+    format!("{signing_input}.{}", b64url(&mac.finalize().into_bytes()))
 }
 
 /// What `GET /me` answers to `token`.
@@ -219,10 +238,7 @@ async fn an_unsigned_alg_none_token_is_refused() {
 
     let signed_part = valid.rsplit_once('.').unwrap().0;
     let (_, payload) = signed_part.split_once('.').unwrap();
-    use base64::Engine as _;
-    let none_header =
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#);
-    let unsigned = format!("{none_header}.{payload}.");
+    let unsigned = format!("{}.{payload}.", b64url(br#"{"alg":"none","typ":"JWT"}"#));
 
     accepted_then_refused(&identity, &valid, &unsigned, "alg none").await;
 }
@@ -231,16 +247,7 @@ async fn an_unsigned_alg_none_token_is_refused() {
 async fn an_hs256_token_keyed_with_the_public_key_is_refused_by_an_asymmetric_configuration() {
     // Algorithm confusion: the public key is public, so a verifier that accepted HS256 "signed"
     // with it as the HMAC secret would accept anyone's tokens.
-    let keys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("keys");
-    let private = std::fs::read_to_string(keys.join("ed25519-private.pem")).unwrap();
-    let public = std::fs::read_to_string(keys.join("ed25519-public.pem")).unwrap();
-    let identity = Identity::spawn_with(
-        e2e::TestApp::builder()
-            .setting("auth.algorithm", "EdDSA")
-            .setting("auth.private_key_pem", &private)
-            .setting("auth.public_key_pem", &public),
-    )
-    .await;
+    let (identity, public) = identity_signing_with_ed25519().await;
     let (claims, _, issued) = alice_session(&identity).await;
 
     let confused = hand_made(
@@ -254,16 +261,7 @@ async fn an_hs256_token_keyed_with_the_public_key_is_refused_by_an_asymmetric_co
 
 #[tokio::test]
 async fn access_tokens_can_be_signed_with_an_asymmetric_key() {
-    let keys = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("keys");
-    let private = std::fs::read_to_string(keys.join("ed25519-private.pem")).unwrap();
-    let public = std::fs::read_to_string(keys.join("ed25519-public.pem")).unwrap();
-    let identity = Identity::spawn_with(
-        e2e::TestApp::builder()
-            .setting("auth.algorithm", "EdDSA")
-            .setting("auth.private_key_pem", &private)
-            .setting("auth.public_key_pem", &public),
-    )
-    .await;
+    let (identity, _) = identity_signing_with_ed25519().await;
 
     let session = identity.signed_in("alice@example.com").await;
 
