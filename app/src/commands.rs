@@ -6,6 +6,7 @@ use anyhow::Context as _;
 use infra::mail::LogMailer;
 use infra::module::ModuleContext;
 use infra::rate_limit::RateLimiter;
+use infra::revocation::Revocations;
 use infra::settings::Settings;
 use infra::{Database, Module as _};
 
@@ -28,6 +29,8 @@ pub async fn grant_admin(settings: &Settings, email: &str) -> anyhow::Result<Str
         tokens: Arc::new(crate::startup::token_keys(&settings.auth)?),
         mailer: Arc::new(LogMailer),
         rate_limiter: RateLimiter::disabled(),
+        // Granting a role revokes nothing.
+        revocations: Revocations::in_process(settings.auth.access_token_ttl),
     };
     let identity_settings = context.module_settings::<identity::IdentityModule>()?;
     let service = identity::IdentityModule::service(&context, identity_settings)?;

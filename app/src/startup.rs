@@ -8,6 +8,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use idempotency::intent::DeclaredIntents;
@@ -18,6 +19,7 @@ use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
 use infra::rate_limit::{RateLimitSettings, RateLimiter};
 use infra::redis::AtStartup;
+use infra::revocation::Revocations;
 use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
 use kernel::{Authenticator, TokenVerifier};
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
@@ -37,8 +39,9 @@ pub struct Application {
     document: OpenApiDocument,
     idempotency: Arc<Idempotency>,
     settings: Settings,
-    /// Pings a Redis that did not answer at start-up until it does; stopped at shutdown.
-    redis_connector: Option<tokio::task::JoinHandle<()>>,
+    /// Background tasks stopped at shutdown: the pings of a Redis that did not answer at
+    /// start-up, the revocation follower.
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Application {
@@ -55,7 +58,8 @@ impl Application {
         let database = Database::connect(&settings.database)
             .await
             .context("database.url")?;
-        let mut redis_connector = None;
+        let mut background = Vec::new();
+        let mut redis_answered = false;
         let redis = match settings.redis.url() {
             Some(url) => {
                 let (connection, at_startup) = infra::redis::connect(url).await.context(
@@ -69,7 +73,9 @@ impl Application {
                         "redis.url: Redis did not answer at start-up; serving with idempotency \
                          failing open and rate limits counted in process until it does"
                     );
-                    redis_connector = Some(infra::redis::connect_in_background(connection.clone()));
+                    background.push(infra::redis::connect_in_background(connection.clone()));
+                } else {
+                    redis_answered = true;
                 }
                 Some(connection)
             }
@@ -84,6 +90,22 @@ impl Application {
             }
         };
         let tokens = Arc::new(token_keys(&settings.auth)?);
+        let revocations = match (&redis, settings.redis.url()) {
+            (Some(connection), Some(url)) => Revocations::with_redis(
+                url,
+                connection.clone(),
+                &settings.redis.key_prefix,
+                settings.auth.access_token_ttl,
+            )
+            .context("redis.url")?,
+            _ => Revocations::in_process(settings.auth.access_token_ttl),
+        };
+        background.extend(revocations.follow());
+        // A new instance must not serve a token another instance revoked: read what is in force
+        // before serving (bounded: a Redis that answered a moment ago answers now).
+        if redis_answered && !revocations.wait_synced(Duration::from_secs(2)).await {
+            tracing::warn!("revocations in force could not be read from Redis yet; serving anyway");
+        }
         let mail_settings: MailSettings = settings.section("mail")?;
         if settings.environment == Environment::Production && mail_settings.smtp_url().is_none() {
             return Err(SettingsError::invalid(
@@ -116,6 +138,7 @@ impl Application {
             tokens: Arc::clone(&tokens),
             mailer,
             rate_limiter,
+            revocations: revocations.clone(),
         };
         let module_apis = modules::mount_all(&context).await?;
 
@@ -165,7 +188,10 @@ impl Application {
         let endpoint = route
             .with(BodyLimit(settings.server.body_limit_bytes))
             .with(CatchPanic::new().with_handler(panic_as_problem))
-            .with(Authenticate(Arc::new(Authenticator::new(tokens))))
+            .with(Authenticate(Arc::new(Authenticator::new(
+                tokens,
+                revocations.revoked_sessions(),
+            ))))
             .with_if(cors.is_some(), cors.unwrap_or_default())
             .data(Arc::clone(&idempotency))
             .data(document.clone())
@@ -195,7 +221,7 @@ impl Application {
             document,
             idempotency,
             settings,
-            redis_connector,
+            background,
         })
     }
 
@@ -243,8 +269,8 @@ impl Application {
                  claimed until idempotency.lock_ttl ends"
             );
         }
-        if let Some(connector) = self.redis_connector {
-            connector.abort();
+        for task in self.background {
+            task.abort();
         }
         served
     }

@@ -44,6 +44,7 @@ impl IdentityModule {
             context.settings.auth.access_token_ttl,
             settings,
             Arc::clone(&context.mailer),
+            context.revocations.clone(),
         ))
     }
 }
@@ -54,11 +55,18 @@ impl Module for IdentityModule {
     type Api = (AuthApi, AdminApi);
 
     fn migrations() -> &'static [Migration] {
-        &[Migration {
-            version: 1,
-            name: "create users, sessions and tokens",
-            sql: include_str!("../migrations/0001_identity.sql"),
-        }]
+        &[
+            Migration {
+                version: 1,
+                name: "create users, sessions and tokens",
+                sql: include_str!("../migrations/0001_identity.sql"),
+            },
+            Migration {
+                version: 2,
+                name: "record password changes and logins",
+                sql: include_str!("../migrations/0002_credential_changes.sql"),
+            },
+        ]
     }
 
     fn api(context: &ModuleContext, settings: IdentitySettings) -> anyhow::Result<Self::Api> {

@@ -16,6 +16,16 @@ pub struct UserRecord {
     pub email_confirmed_at_ms: Option<i64>,
     pub locked_at_ms: Option<i64>,
     pub created_at_ms: i64,
+    /// When the password last changed (`None`: never since registration).
+    pub password_changed_at_ms: Option<i64>,
+}
+
+impl UserRecord {
+    /// Whether a session opened at `created_at_ms` predates the last password change.
+    pub fn outdates(&self, session: &SessionRecord) -> bool {
+        self.password_changed_at_ms
+            .is_some_and(|changed| session.created_at_ms < changed)
+    }
 }
 
 /// A login session, renewed by refresh tokens.
@@ -76,7 +86,7 @@ pub struct IdentityRepository {
 macro_rules! select_users {
     ($tail:literal) => {
         concat!(
-            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms FROM identity_users ",
+            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms, password_changed_at_ms FROM identity_users ",
             $tail
         )
     };
@@ -168,16 +178,6 @@ impl IdentityRepository {
         Ok((users, total.max(0) as u64))
     }
 
-    pub async fn set_password_hash(&self, user_id: &str, hash: &str) -> AppResult<()> {
-        sqlx::query("UPDATE identity_users SET password_hash = $1 WHERE id = $2")
-            .bind(hash)
-            .bind(user_id)
-            .execute(self.pool())
-            .await
-            .map_err(internal)?;
-        Ok(())
-    }
-
     pub async fn confirm_email(&self, user_id: &str, at_ms: i64) -> AppResult<()> {
         sqlx::query("UPDATE identity_users SET email_confirmed_at_ms = $1 WHERE id = $2 AND email_confirmed_at_ms IS NULL")
             .bind(at_ms)
@@ -188,10 +188,30 @@ impl IdentityRepository {
         Ok(())
     }
 
-    /// Sets or clears the lock; whether the user exists.
-    pub async fn set_locked(&self, user_id: &str, locked_at_ms: Option<i64>) -> AppResult<bool> {
-        let result = sqlx::query("UPDATE identity_users SET locked_at_ms = $1 WHERE id = $2")
-            .bind(locked_at_ms)
+    /// Locks an account and revokes its sessions in one transaction: a login or refresh racing
+    /// the lock either finishes first (and its session is revoked here) or sees the lock.
+    /// Returns the sessions it revoked, or `None` when there is no such account.
+    pub async fn lock_account(&self, user_id: &str, now_ms: i64) -> AppResult<Option<Vec<String>>> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let locked = sqlx::query(
+            "UPDATE identity_users SET locked_at_ms = COALESCE(locked_at_ms, $1) WHERE id = $2",
+        )
+        .bind(now_ms)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        if locked.rows_affected() == 0 {
+            return Ok(None);
+        }
+        let revoked = revoke_sessions_of(&mut tx, user_id, now_ms).await?;
+        tx.commit().await.map_err(internal)?;
+        Ok(Some(revoked))
+    }
+
+    /// Clears the lock; whether the account exists.
+    pub async fn unlock_account(&self, user_id: &str) -> AppResult<bool> {
+        let result = sqlx::query("UPDATE identity_users SET locked_at_ms = NULL WHERE id = $1")
             .bind(user_id)
             .execute(self.pool())
             .await
@@ -209,13 +229,37 @@ impl IdentityRepository {
         Ok(())
     }
 
-    /// Opens a session with its first refresh token.
-    pub async fn insert_session(
+    /// Opens a session with its first refresh token, if the account is still as the login
+    /// found it: unlocked, with the password hash it verified (`verified_hash`). It then stores
+    /// `new_hash` (the same, or an upgraded hash of the same password). `Ok(false)` when the
+    /// account changed meanwhile.
+    ///
+    /// The conditional update of the account row comes first, so a concurrent lock or password
+    /// reset (which update that row too) is ordered with it: either this login commits first
+    /// and the other revokes its session, or the other commits first and this update matches
+    /// nothing.
+    pub async fn open_session(
         &self,
         session: &SessionRecord,
         refresh_token_hash: &str,
-    ) -> AppResult<()> {
+        verified_hash: &str,
+        new_hash: &str,
+    ) -> AppResult<bool> {
         let mut tx = self.pool().begin().await.map_err(internal)?;
+        let current = sqlx::query(
+            "UPDATE identity_users SET last_login_at_ms = $1, password_hash = $2
+             WHERE id = $3 AND locked_at_ms IS NULL AND password_hash = $4",
+        )
+        .bind(session.created_at_ms)
+        .bind(new_hash)
+        .bind(&session.user_id)
+        .bind(verified_hash)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        if current.rows_affected() != 1 {
+            return Ok(false);
+        }
         sqlx::query(
             "INSERT INTO identity_sessions (id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent)
              VALUES ($1, $2, $3, $4, $5, NULL, $6)",
@@ -236,7 +280,8 @@ impl IdentityRepository {
             .execute(&mut *tx)
             .await
             .map_err(internal)?;
-        tx.commit().await.map_err(internal)
+        tx.commit().await.map_err(internal)?;
+        Ok(true)
     }
 
     pub async fn refresh_token_state(&self, token_hash: &str) -> AppResult<RefreshTokenState> {
@@ -349,14 +394,32 @@ impl IdentityRepository {
         Ok(result.rows_affected() > 0)
     }
 
-    pub async fn revoke_all_sessions(&self, user_id: &str, now_ms: i64) -> AppResult<()> {
-        sqlx::query("UPDATE identity_sessions SET revoked_at_ms = $1 WHERE user_id = $2 AND revoked_at_ms IS NULL")
+    /// Spends a reset token, sets the new password hash and revokes every session of the
+    /// account, in one transaction: all of it happens, or none. Returns the account and the
+    /// sessions revoked, or `None` when the token was invalid, expired or spent (concurrently
+    /// too: the conditional update lets one use win).
+    pub async fn reset_password(
+        &self,
+        token_hash: &str,
+        new_hash: &str,
+        now_ms: i64,
+    ) -> AppResult<Option<(String, Vec<String>)>> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let Some(user_id) =
+            spend_one_time_token(&mut tx, token_hash, TokenPurpose::ResetPassword, now_ms).await?
+        else {
+            return Ok(None);
+        };
+        sqlx::query("UPDATE identity_users SET password_hash = $1, password_changed_at_ms = $2 WHERE id = $3")
+            .bind(new_hash)
             .bind(now_ms)
-            .bind(user_id)
-            .execute(self.pool())
+            .bind(&user_id)
+            .execute(&mut *tx)
             .await
             .map_err(internal)?;
-        Ok(())
+        let revoked = revoke_sessions_of(&mut tx, &user_id, now_ms).await?;
+        tx.commit().await.map_err(internal)?;
+        Ok(Some((user_id, revoked)))
     }
 
     /// Stores a new one-time token, invalidating the user's older unused ones of that purpose.
@@ -390,16 +453,16 @@ impl IdentityRepository {
         tx.commit().await.map_err(internal)
     }
 
-    /// Spends a one-time token: returns its user when it was unused and unexpired. Marking it
-    /// used is a conditional update, so two concurrent uses cannot both succeed.
-    pub async fn consume_one_time_token(
+    /// Whether a one-time token is unused and unexpired now, without spending it (to avoid
+    /// hashing a new password for a token that cannot work).
+    pub async fn one_time_token_is_live(
         &self,
         token_hash: &str,
         purpose: TokenPurpose,
         now_ms: i64,
-    ) -> AppResult<Option<String>> {
+    ) -> AppResult<bool> {
         let row = sqlx::query(
-            "SELECT user_id FROM identity_one_time_tokens WHERE token_hash = $1 AND purpose = $2 AND used_at_ms IS NULL AND expires_at_ms > $3",
+            "SELECT 1 AS live FROM identity_one_time_tokens WHERE token_hash = $1 AND purpose = $2 AND used_at_ms IS NULL AND expires_at_ms > $3",
         )
         .bind(token_hash)
         .bind(purpose.as_str())
@@ -407,18 +470,65 @@ impl IdentityRepository {
         .fetch_optional(self.pool())
         .await
         .map_err(internal)?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let user_id: String = row.try_get("user_id").map_err(internal)?;
-        let spent = sqlx::query("UPDATE identity_one_time_tokens SET used_at_ms = $1 WHERE token_hash = $2 AND used_at_ms IS NULL")
-            .bind(now_ms)
-            .bind(token_hash)
-            .execute(self.pool())
-            .await
-            .map_err(internal)?;
-        Ok((spent.rows_affected() == 1).then_some(user_id))
+        Ok(row.is_some())
     }
+
+    /// Spends a one-time token: returns its user when it was unused and unexpired.
+    pub async fn consume_one_time_token(
+        &self,
+        token_hash: &str,
+        purpose: TokenPurpose,
+        now_ms: i64,
+    ) -> AppResult<Option<String>> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let user_id = spend_one_time_token(&mut tx, token_hash, purpose, now_ms).await?;
+        tx.commit().await.map_err(internal)?;
+        Ok(user_id)
+    }
+}
+
+type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+
+/// Marks a live one-time token used and returns its account. The update is conditional, so of
+/// two concurrent uses exactly one wins.
+async fn spend_one_time_token(
+    tx: &mut Transaction,
+    token_hash: &str,
+    purpose: TokenPurpose,
+    now_ms: i64,
+) -> AppResult<Option<String>> {
+    let row = sqlx::query(
+        "UPDATE identity_one_time_tokens SET used_at_ms = $1
+         WHERE token_hash = $2 AND purpose = $3 AND used_at_ms IS NULL AND expires_at_ms > $1
+         RETURNING user_id",
+    )
+    .bind(now_ms)
+    .bind(token_hash)
+    .bind(purpose.as_str())
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(internal)?;
+    row.map(|row| row.try_get("user_id").map_err(internal))
+        .transpose()
+}
+
+/// Revokes every active session of an account; returns their ids.
+async fn revoke_sessions_of(
+    tx: &mut Transaction,
+    user_id: &str,
+    now_ms: i64,
+) -> AppResult<Vec<String>> {
+    let rows = sqlx::query(
+        "UPDATE identity_sessions SET revoked_at_ms = $1 WHERE user_id = $2 AND revoked_at_ms IS NULL RETURNING id",
+    )
+    .bind(now_ms)
+    .bind(user_id)
+    .fetch_all(&mut **tx)
+    .await
+    .map_err(internal)?;
+    rows.iter()
+        .map(|row| row.try_get("id").map_err(internal))
+        .collect()
 }
 
 fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
@@ -436,6 +546,7 @@ fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
         email_confirmed_at_ms: row.try_get("email_confirmed_at_ms").map_err(internal)?,
         locked_at_ms: row.try_get("locked_at_ms").map_err(internal)?,
         created_at_ms: row.try_get("created_at_ms").map_err(internal)?,
+        password_changed_at_ms: row.try_get("password_changed_at_ms").map_err(internal)?,
     })
 }
 
@@ -482,6 +593,7 @@ mod tests {
             email_confirmed_at_ms: None,
             locked_at_ms: None,
             created_at_ms: 1,
+            password_changed_at_ms: None,
         };
         assert!(repository.insert_user(&user).await.unwrap());
         let session = SessionRecord {
@@ -493,10 +605,12 @@ mod tests {
             revoked_at_ms: None,
             user_agent: None,
         };
-        repository
-            .insert_session(&session, refresh_hash)
-            .await
-            .unwrap();
+        assert!(
+            repository
+                .open_session(&session, refresh_hash, "hash", "hash")
+                .await
+                .unwrap()
+        );
         session.id
     }
 
@@ -532,5 +646,106 @@ mod tests {
             ),
             "the rotation was undone: no new token"
         );
+    }
+
+    fn second_session() -> SessionRecord {
+        SessionRecord {
+            id: "session-2".into(),
+            user_id: "user-1".into(),
+            created_at_ms: 20,
+            last_used_at_ms: 20,
+            expires_at_ms: i64::MAX,
+            revoked_at_ms: None,
+            user_agent: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_login_that_checked_the_password_before_a_lock_opens_no_session() {
+        let repository = repository().await;
+        session_of_a_new_user(&repository, "r1").await;
+        repository.lock_account("user-1", 10).await.unwrap();
+
+        let opened = repository
+            .open_session(&second_session(), "r2", "hash", "hash")
+            .await
+            .unwrap();
+
+        assert!(!opened);
+        assert!(repository.session("session-2").await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn a_login_that_verified_a_password_since_changed_opens_no_session() {
+        let repository = repository().await;
+        session_of_a_new_user(&repository, "r1").await;
+        repository
+            .replace_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
+            .await
+            .unwrap();
+        repository
+            .reset_password("t", "new-hash", 10)
+            .await
+            .unwrap();
+
+        let opened = repository
+            .open_session(&second_session(), "r2", "hash", "hash")
+            .await
+            .unwrap();
+
+        assert!(!opened, "the login verified the old hash");
+    }
+
+    #[tokio::test]
+    async fn a_lock_returns_every_session_it_revoked() {
+        let repository = repository().await;
+        let first = session_of_a_new_user(&repository, "r1").await;
+        assert!(
+            repository
+                .open_session(&second_session(), "r2", "hash", "hash")
+                .await
+                .unwrap()
+        );
+
+        let mut revoked = repository
+            .lock_account("user-1", 30)
+            .await
+            .unwrap()
+            .unwrap();
+        revoked.sort();
+
+        assert_eq!(revoked, vec![first, "session-2".to_owned()]);
+        assert!(
+            repository
+                .lock_account("nobody", 30)
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_reset_token_resets_once_and_records_the_change() {
+        let repository = repository().await;
+        let session = session_of_a_new_user(&repository, "r1").await;
+        repository
+            .replace_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
+            .await
+            .unwrap();
+
+        let first = repository
+            .reset_password("t", "new-hash", 10)
+            .await
+            .unwrap();
+        let second = repository
+            .reset_password("t", "other-hash", 11)
+            .await
+            .unwrap();
+
+        assert_eq!(first, Some(("user-1".to_owned(), vec![session])));
+        assert_eq!(second, None);
+        let user = repository.user_by_id("user-1").await.unwrap().unwrap();
+        assert_eq!(user.password_hash, "new-hash");
+        assert_eq!(user.password_changed_at_ms, Some(10));
     }
 }

@@ -5,6 +5,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use infra::database::now_ms;
 use infra::mail::{MailTemplate, Mailer};
+use infra::revocation::Revocations;
 use kernel::{AccessTokenClaims, AppError, AppResult, PageRequest, Principal, TokenVerifier};
 
 use crate::domain::{
@@ -42,6 +43,18 @@ fn invalid_refresh_token() -> AppError {
     )
 }
 
+/// The one answer to a one-time token that cannot be used: it does not say which of invalid,
+/// expired, used or superseded it was.
+fn unusable_token(purpose: TokenPurpose) -> AppError {
+    let what = match purpose {
+        TokenPurpose::ResetPassword => "reset",
+        TokenPurpose::ConfirmEmail => "confirmation",
+    };
+    AppError::Invalid(format!(
+        "The {what} token is invalid, expired or already used."
+    ))
+}
+
 /// A freshly issued access and refresh token.
 pub struct TokenPair {
     pub access_token: String,
@@ -58,6 +71,7 @@ pub struct IdentityService {
     settings: IdentitySettings,
     mailer: Arc<dyn Mailer>,
     hashing: HashingSlots,
+    revocations: Revocations,
 }
 
 impl IdentityService {
@@ -68,6 +82,7 @@ impl IdentityService {
         access_token_ttl: Duration,
         settings: IdentitySettings,
         mailer: Arc<dyn Mailer>,
+        revocations: Revocations,
     ) -> Self {
         let hashing = HashingSlots::new(settings.max_concurrent_hashes, settings.hash_wait);
         Self {
@@ -78,6 +93,7 @@ impl IdentityService {
             settings,
             mailer,
             hashing,
+            revocations,
         }
     }
 
@@ -101,6 +117,7 @@ impl IdentityService {
             email_confirmed_at_ms: None,
             locked_at_ms: None,
             created_at_ms: now_ms(),
+            password_changed_at_ms: None,
         };
         if !self.repository.insert_user(&user).await? {
             return Err(AppError::Conflict(
@@ -145,16 +162,14 @@ impl IdentityService {
                 "Confirm your email address before logging in.".into(),
             ));
         }
-        if self.hasher.is_outdated(&user.password_hash) {
-            // The hash parameters were raised since this password was set: upgrade it now,
-            // while we hold the plain password.
-            let upgraded = self
-                .hash_off_thread(Password::parse(password, "password")?)
-                .await?;
-            self.repository
-                .set_password_hash(&user.id, &upgraded)
-                .await?;
-        }
+        // The hash parameters were raised since this password was set: upgrade it now, while we
+        // hold the plain password (stored with the session, below).
+        let stored_hash = if self.hasher.is_outdated(&user.password_hash) {
+            self.hash_off_thread(Password::parse(password, "password")?)
+                .await?
+        } else {
+            user.password_hash.clone()
+        };
         let now = now_ms();
         let refresh = OpaqueToken::generate();
         let session = SessionRecord {
@@ -166,9 +181,14 @@ impl IdentityService {
             revoked_at_ms: None,
             user_agent: user_agent.map(|ua| ua.chars().take(200).collect()),
         };
-        self.repository
-            .insert_session(&session, &refresh.hash)
-            .await?;
+        if !self
+            .repository
+            .open_session(&session, &refresh.hash, &user.password_hash, &stored_hash)
+            .await?
+        {
+            // Locked, or the password changed, since it was checked: this login is too late.
+            return Err(invalid_credentials());
+        }
         self.token_pair(&user, &session.id, refresh.plain)
     }
 
@@ -183,9 +203,7 @@ impl IdentityService {
                     session_id,
                     "a superseded refresh token was presented: revoking its session"
                 );
-                self.repository
-                    .revoke_session(&session_id, now_ms())
-                    .await?;
+                self.end_session(&session_id).await?;
                 return Err(invalid_refresh_token());
             }
             RefreshTokenState::Current { session } => session,
@@ -197,6 +215,9 @@ impl IdentityService {
         let user = self
             .unlocked_user(&session.user_id, invalid_refresh_token)
             .await?;
+        if user.outdates(&session) {
+            return Err(invalid_refresh_token());
+        }
         let refresh = OpaqueToken::generate();
         let expires = now + self.settings.refresh_token_ttl.as_millis() as i64;
         if !self
@@ -206,7 +227,7 @@ impl IdentityService {
         {
             // A concurrent refresh exchanged it first (the same as a replay), or the session was
             // revoked or expired meanwhile: either way it ends here.
-            self.repository.revoke_session(&session.id, now).await?;
+            self.end_session(&session.id).await?;
             return Err(invalid_refresh_token());
         }
         self.token_pair(&user, &session.id, refresh.plain)
@@ -223,9 +244,14 @@ impl IdentityService {
             RefreshTokenState::Superseded { session_id } => session_id,
             RefreshTokenState::Current { session } => session.id,
         };
-        self.repository
-            .revoke_session(&session_id, now_ms())
-            .await?;
+        self.end_session(&session_id).await
+    }
+
+    /// Revokes a session in the database, and its access tokens on every instance.
+    async fn end_session(&self, session_id: &str) -> AppResult<()> {
+        if self.repository.revoke_session(session_id, now_ms()).await? {
+            self.revocations.revoke(&[session_id]).await;
+        }
         Ok(())
     }
 
@@ -240,8 +266,13 @@ impl IdentityService {
         if !session.is_active(now_ms()) || session.user_id != principal.subject {
             return Err(invalid_session());
         }
-        self.unlocked_user(&principal.subject, invalid_session)
-            .await
+        let user = self
+            .unlocked_user(&principal.subject, invalid_session)
+            .await?;
+        if user.outdates(&session) {
+            return Err(invalid_session());
+        }
+        Ok(user)
     }
 
     /// The account, unless it is gone or locked: then `refused()`.
@@ -277,10 +308,7 @@ impl IdentityService {
         let user = self.authenticate(principal).await?;
         let session = self.repository.session(session_id).await?;
         match session {
-            Some(session) if session.user_id == user.id => {
-                self.repository.revoke_session(session_id, now_ms()).await?;
-                Ok(())
-            }
+            Some(session) if session.user_id == user.id => self.end_session(session_id).await,
             _ => Err(AppError::NotFound("session")),
         }
     }
@@ -300,11 +328,23 @@ impl IdentityService {
     /// Sets a new password with a reset token and ends every session of the account.
     pub async fn reset_password(&self, token: &str, new_password: &str) -> AppResult<()> {
         let password = Password::parse(new_password, "newPassword")?;
-        let now = now_ms();
-        let user_id = self.spend(token, TokenPurpose::ResetPassword, now).await?;
+        let token_hash = OpaqueToken::hash_of(token);
+        // Checked before hashing, so a guessed token costs no argon2; spent (atomically, with
+        // the rest) after it.
+        if !self
+            .repository
+            .one_time_token_is_live(&token_hash, TokenPurpose::ResetPassword, now_ms())
+            .await?
+        {
+            return Err(unusable_token(TokenPurpose::ResetPassword));
+        }
         let hash = self.hash_off_thread(password).await?;
-        self.repository.set_password_hash(&user_id, &hash).await?;
-        self.repository.revoke_all_sessions(&user_id, now).await?;
+        let (_, revoked) = self
+            .repository
+            .reset_password(&token_hash, &hash, now_ms())
+            .await?
+            .ok_or_else(|| unusable_token(TokenPurpose::ResetPassword))?;
+        self.revocations.revoke(&revoked).await;
         Ok(())
     }
 
@@ -332,17 +372,19 @@ impl IdentityService {
         self.repository.list_users(page).await
     }
 
-    /// Locks an account and ends its sessions.
+    /// Locks an account and ends its sessions, their access tokens included.
     pub async fn lock(&self, user_id: &str) -> AppResult<()> {
-        let now = now_ms();
-        if !self.repository.set_locked(user_id, Some(now)).await? {
-            return Err(AppError::NotFound("user"));
-        }
-        self.repository.revoke_all_sessions(user_id, now).await
+        let revoked = self
+            .repository
+            .lock_account(user_id, now_ms())
+            .await?
+            .ok_or(AppError::NotFound("user"))?;
+        self.revocations.revoke(&revoked).await;
+        Ok(())
     }
 
     pub async fn unlock(&self, user_id: &str) -> AppResult<()> {
-        if !self.repository.set_locked(user_id, None).await? {
+        if !self.repository.unlock_account(user_id).await? {
             return Err(AppError::NotFound("user"));
         }
         Ok(())
@@ -396,15 +438,7 @@ impl IdentityService {
         self.repository
             .consume_one_time_token(&hash, purpose, now)
             .await?
-            .ok_or_else(|| {
-                let what = match purpose {
-                    TokenPurpose::ResetPassword => "reset",
-                    TokenPurpose::ConfirmEmail => "confirmation",
-                };
-                AppError::Invalid(format!(
-                    "The {what} token is invalid, expired or already used."
-                ))
-            })
+            .ok_or_else(|| unusable_token(purpose))
     }
 
     /// argon2 is deliberately slow: keep it off the async workers, a bounded number at once.

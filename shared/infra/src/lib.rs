@@ -10,6 +10,7 @@
 //! - [`mail`]: outgoing mail (SMTP, or the log in development) and its templates;
 //! - [`rate_limit`]: fixed-window limits for abuse-prone endpoints, shared through Redis when
 //!   configured;
+//! - [`revocation`]: revoked sessions, shared by every instance through Redis pub/sub;
 //! - [`module`]: the small contract a feature module implements so the host can mount it.
 
 pub mod database;
@@ -18,6 +19,7 @@ pub mod mail;
 pub mod module;
 pub mod rate_limit;
 pub mod redis;
+pub mod revocation;
 pub mod settings;
 pub mod telemetry;
 

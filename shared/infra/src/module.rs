@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use crate::database::{Database, Migration};
 use crate::mail::Mailer;
 use crate::rate_limit::RateLimiter;
+use crate::revocation::Revocations;
 use crate::settings::{Settings, SettingsError};
 
 /// What the host hands every module: shared infrastructure, nothing module-specific.
@@ -28,6 +29,9 @@ pub struct ModuleContext {
     pub mailer: Arc<dyn Mailer>,
     /// Fixed-window limits, shared through Redis when it is configured.
     pub rate_limiter: RateLimiter,
+    /// Revoked sessions: what a module revokes here, the authentication step refuses on every
+    /// instance.
+    pub revocations: Revocations,
 }
 
 impl ModuleContext {

@@ -16,6 +16,7 @@ use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
+use crate::revocation::RevokedSessions;
 
 /// The caller, as proven by a valid access token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,6 +168,9 @@ pub enum Refusal {
     UnsupportedScheme,
     /// A bearer token that failed verification: signature, algorithm, issuer, audience, expiry.
     InvalidToken,
+    /// A valid token of a session that was revoked since it was issued: a logout, a lock, a
+    /// password reset.
+    RevokedSession,
 }
 
 impl Authentication {
@@ -197,14 +201,18 @@ impl Authentication {
 /// This is the single place where credentials become a [`Principal`]: a check that must hold
 /// for every authenticated request (a revoked session, a locked account) belongs in
 /// [`Authenticator::authenticate`], and then holds for handlers and the idempotency guard alike.
+///
+/// A valid token is still refused when its session is in [`RevokedSessions`]: the set lives in
+/// memory, so a normal request costs no round trip for it.
 #[derive(Debug, Clone)]
 pub struct Authenticator {
     tokens: Arc<TokenVerifier>,
+    revoked: Arc<RevokedSessions>,
 }
 
 impl Authenticator {
-    pub fn new(tokens: Arc<TokenVerifier>) -> Self {
-        Self { tokens }
+    pub fn new(tokens: Arc<TokenVerifier>, revoked: Arc<RevokedSessions>) -> Self {
+        Self { tokens, revoked }
     }
 
     /// Decides who sent a request with these headers.
@@ -212,6 +220,9 @@ impl Authenticator {
         match bearer_token(headers) {
             Ok(None) => Authentication::Anonymous,
             Ok(Some(token)) => match self.tokens.verify(token) {
+                Ok(principal) if self.revoked.contains(&principal.session_id) => {
+                    Authentication::Refused(Refusal::RevokedSession)
+                }
                 Ok(principal) => Authentication::Authenticated(principal),
                 Err(InvalidToken) => Authentication::Refused(Refusal::InvalidToken),
             },
@@ -448,7 +459,7 @@ mod tests {
             TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
                 .unwrap(),
         );
-        let authenticator = Authenticator::new(Arc::clone(&tokens));
+        let authenticator = Authenticator::new(Arc::clone(&tokens), Arc::default());
         let token = tokens.sign(&claims(now())).unwrap();
 
         let proven = authenticator
@@ -463,5 +474,31 @@ mod tests {
         assert_eq!(forged, Authentication::Refused(Refusal::InvalidToken));
         assert!(forged.require_principal().is_err());
         assert_eq!(anonymous, Authentication::Anonymous);
+    }
+
+    #[tokio::test]
+    async fn a_valid_token_of_a_revoked_session_is_refused() {
+        let tokens = Arc::new(
+            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
+                .unwrap(),
+        );
+        let revoked = Arc::new(RevokedSessions::new());
+        let authenticator = Authenticator::new(Arc::clone(&tokens), Arc::clone(&revoked));
+        let bearer = format!("Bearer {}", tokens.sign(&claims(now())).unwrap());
+        let request = headers(&[&bearer]);
+        assert!(
+            authenticator
+                .authenticate(&request)
+                .await
+                .principal()
+                .is_some()
+        );
+
+        revoked.insert("session-1", crate::revocation::unix_now_ms() + 60_000);
+
+        assert_eq!(
+            authenticator.authenticate(&request).await,
+            Authentication::Refused(Refusal::RevokedSession)
+        );
     }
 }

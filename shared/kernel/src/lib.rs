@@ -7,6 +7,7 @@
 //! - [`auth`]: the one authentication step and its outcome ([`Authentication`]), the
 //!   [`Principal`], access-token keys and the bearer security scheme;
 //! - [`client`]: the client address every per-client rule keys by;
+//! - [`revocation`]: the in-memory set of revoked sessions the authentication step refuses;
 //! - [`outage`]: one warning per outage of a dependency the service tolerates losing;
 //! - [`pagination`]: page requests and paged results.
 //!
@@ -20,6 +21,7 @@ pub mod error;
 pub mod outage;
 pub mod pagination;
 pub mod problem;
+pub mod revocation;
 
 /// Where the host mounts every module's API; modules use it to build `Location` headers.
 pub const API_PREFIX: &str = "/api/v1";
@@ -32,3 +34,4 @@ pub use context::RequestContext;
 pub use error::{AppError, AppResult};
 pub use pagination::{Page, PageRequest};
 pub use problem::Problem;
+pub use revocation::RevokedSessions;

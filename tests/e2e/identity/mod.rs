@@ -5,6 +5,7 @@ mod admin;
 mod idempotency;
 mod mail_links;
 mod rate_limits;
+mod revocation;
 mod tokens;
 
 use std::time::Duration;
