@@ -6,16 +6,6 @@ use serde_json::Value;
 
 use super::{Identity, PASSWORD, tokens};
 
-async fn user_id(identity: &Identity, access: &str) -> String {
-    let me: Value = identity
-        .get_as(access, "/api/v1/auth/me")
-        .await
-        .json()
-        .await
-        .unwrap();
-    me["id"].as_str().unwrap().to_owned()
-}
-
 #[tokio::test]
 async fn only_administrators_list_accounts() {
     let identity = Identity::spawn().await;
@@ -38,7 +28,7 @@ async fn locking_an_account_ends_its_sessions_and_blocks_login_until_unlocked() 
     let identity = Identity::spawn().await;
     let admin = identity.signed_in_admin("admin@example.com").await;
     let alice = identity.signed_in("alice@example.com").await;
-    let alice_id = user_id(&identity, &alice.access).await;
+    let alice_id = identity.user_id(&alice.access).await;
 
     let locked = identity
         .post_as(
@@ -70,7 +60,7 @@ async fn a_non_administrator_cannot_lock_anyone() {
     let identity = Identity::spawn().await;
     let alice = identity.signed_in("alice@example.com").await;
     let bob = identity.signed_in("bob@example.com").await;
-    let bob_id = user_id(&identity, &bob.access).await;
+    let bob_id = identity.user_id(&bob.access).await;
 
     let response = identity
         .post_as(&alice.access, &format!("/api/v1/admin/users/{bob_id}/lock"))

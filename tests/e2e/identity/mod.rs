@@ -90,6 +90,17 @@ impl Identity {
             .expect("request failed")
     }
 
+    /// The id of the account `access` belongs to.
+    pub async fn user_id(&self, access: &str) -> String {
+        let me: Value = self
+            .get_as(access, "/api/v1/auth/me")
+            .await
+            .json()
+            .await
+            .unwrap();
+        me["id"].as_str().unwrap().to_owned()
+    }
+
     pub async fn post_as(&self, access_token: &str, path: &str) -> reqwest::Response {
         self.app
             .request(Method::POST, path)

@@ -35,16 +35,6 @@ async fn refused_within(identity: &Identity, access: &str, limit: Duration) -> O
     }
 }
 
-async fn user_id(identity: &Identity, access: &str) -> String {
-    let me: Value = identity
-        .get_as(access, "/api/v1/auth/me")
-        .await
-        .json()
-        .await
-        .unwrap();
-    me["id"].as_str().unwrap().to_owned()
-}
-
 async fn lock(identity: &Identity, admin: &Tokens, user_id: &str) {
     let locked = identity
         .post_as(
@@ -65,7 +55,7 @@ async fn a_locked_accounts_token_is_refused_by_every_module_at_once() {
         StatusCode::OK
     );
 
-    lock(&identity, &admin, &user_id(&identity, &alice.access).await).await;
+    lock(&identity, &admin, &identity.user_id(&alice.access).await).await;
     let read = identity.get_as(&alice.access, ELSEWHERE).await;
     let write = identity
         .app
@@ -195,7 +185,7 @@ async fn a_lock_on_one_instance_refuses_the_token_on_another_within_a_second() {
         StatusCode::OK
     );
 
-    lock(&first, &admin, &user_id(&first, &alice.access).await).await;
+    lock(&first, &admin, &first.user_id(&alice.access).await).await;
 
     let took = refused_within(&second, &alice.access, WITHIN).await;
     assert!(
