@@ -395,15 +395,15 @@ impl IdentityRepository {
     }
 
     /// Spends a reset token, sets the new password hash and revokes every session of the
-    /// account, in one transaction: all of it happens, or none. Returns the account and the
-    /// sessions revoked, or `None` when the token was invalid, expired or spent (concurrently
+    /// account, in one transaction: all of it happens, or none. Returns the sessions revoked,
+    /// or `None` when the token was invalid, expired or spent (concurrently
     /// too: the conditional update lets one use win).
     pub async fn reset_password(
         &self,
         token_hash: &str,
         new_hash: &str,
         now_ms: i64,
-    ) -> AppResult<Option<(String, Vec<String>)>> {
+    ) -> AppResult<Option<Vec<String>>> {
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let Some(user_id) =
             spend_one_time_token(&mut tx, token_hash, TokenPurpose::ResetPassword, now_ms).await?
@@ -419,7 +419,7 @@ impl IdentityRepository {
             .map_err(internal)?;
         let revoked = revoke_sessions_of(&mut tx, &user_id, now_ms).await?;
         tx.commit().await.map_err(internal)?;
-        Ok(Some((user_id, revoked)))
+        Ok(Some(revoked))
     }
 
     /// Stores a new one-time token, invalidating the user's older unused ones of that purpose.
@@ -742,7 +742,7 @@ mod tests {
             .await
             .unwrap();
 
-        assert_eq!(first, Some(("user-1".to_owned(), vec![session])));
+        assert_eq!(first, Some(vec![session]));
         assert_eq!(second, None);
         let user = repository.user_by_id("user-1").await.unwrap().unwrap();
         assert_eq!(user.password_hash, "new-hash");

@@ -339,7 +339,7 @@ impl IdentityService {
             return Err(unusable_token(TokenPurpose::ResetPassword));
         }
         let hash = self.hash_off_thread(password).await?;
-        let (_, revoked) = self
+        let revoked = self
             .repository
             .reset_password(&token_hash, &hash, now_ms())
             .await?

@@ -35,18 +35,9 @@ async fn forgot_password_answers_202_alike_for_known_and_unknown_emails_and_mail
 async fn resetting_the_password_changes_it_and_ends_every_session() {
     let identity = Identity::spawn().await;
     let session = identity.signed_in("alice@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let token = identity
-        .token_from_mail("alice@example.com", "reset-password", 1)
-        .await;
 
     let reset = identity
-        .post(
-            "/reset-password",
-            json!({ "token": token, "newPassword": NEW_PASSWORD }),
-        )
+        .reset_password_by_mail("alice@example.com", NEW_PASSWORD)
         .await;
 
     assert_eq!(reset.status(), StatusCode::NO_CONTENT);

@@ -90,6 +90,39 @@ impl Identity {
             .expect("request failed")
     }
 
+    /// Asks for a reset mail for `email`, takes the link's token, and resets the password.
+    pub async fn reset_password_by_mail(
+        &self,
+        email: &str,
+        new_password: &str,
+    ) -> reqwest::Response {
+        self.post("/forgot-password", json!({ "email": email }))
+            .await;
+        let token = self.token_from_mail(email, "reset-password", 1).await;
+        self.post(
+            "/reset-password",
+            json!({ "token": token, "newPassword": new_password }),
+        )
+        .await
+    }
+
+    /// The id of a session of this account other than the one `access` belongs to.
+    pub async fn other_session_id(&self, access: &str) -> String {
+        let sessions: Vec<Value> = self
+            .get_as(access, "/api/v1/auth/sessions")
+            .await
+            .json()
+            .await
+            .unwrap();
+        sessions
+            .iter()
+            .find(|s| s["current"] == false)
+            .expect("another session")["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
     /// The id of the account `access` belongs to.
     pub async fn user_id(&self, access: &str) -> String {
         let me: Value = self

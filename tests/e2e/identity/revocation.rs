@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use e2e::{RedisChoice, TestApp, assert_problem};
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::json;
 use testing::redis::RedisServer;
 
 use super::{Identity, PASSWORD, Tokens};
@@ -91,21 +91,7 @@ async fn revoking_one_session_refuses_its_token_and_keeps_the_others() {
     let identity = Identity::spawn().await;
     let laptop = identity.signed_in("alice@example.com").await;
     let phone = super::tokens(identity.login("alice@example.com", PASSWORD).await).await;
-    let sessions: Value = identity
-        .get_as(&laptop.access, "/api/v1/auth/sessions")
-        .await
-        .json()
-        .await
-        .unwrap();
-    let phone_session = sessions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["current"] == false)
-        .expect("the phone's session")["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let phone_session = identity.other_session_id(&laptop.access).await;
 
     let revoked = identity
         .post_as(
@@ -129,18 +115,8 @@ async fn revoking_one_session_refuses_its_token_and_keeps_the_others() {
 async fn a_password_reset_refuses_every_earlier_token() {
     let identity = Identity::spawn().await;
     let alice = identity.signed_in("alice@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let token = identity
-        .token_from_mail("alice@example.com", "reset-password", 1)
-        .await;
-
     let reset = identity
-        .post(
-            "/reset-password",
-            json!({ "token": token, "newPassword": "a brand new passphrase" }),
-        )
+        .reset_password_by_mail("alice@example.com", "a brand new passphrase")
         .await;
 
     assert_eq!(reset.status(), StatusCode::NO_CONTENT);
