@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use idempotency::intent::DeclaredIntents;
 use idempotency::{Idempotency, IdempotencySettings};
 use infra::Database;
-use infra::http::{Authenticate, BodyLimit, observe, panic_as_problem};
+use infra::http::{Authenticate, BodyLimit, ResolveClient, observe, panic_as_problem};
 use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
 use infra::rate_limit::{RateLimitSettings, RateLimiter};
@@ -197,6 +197,7 @@ impl Application {
             .data(document.clone())
             .data(docs::swagger_config())
             .around(observe)
+            .with(ResolveClient(Arc::new(settings.server.client_addresses()?)))
             .with_if(
                 settings.server.instance_header,
                 SetHeader::new().overriding(INSTANCE_ID, instance_id()),

@@ -159,7 +159,7 @@ async fn credential_rate_limits_still_hold_per_instance_while_redis_is_down() {
     let redis = stopped_redis();
     let app = TestApp::builder()
         .redis(RedisChoice::Url(redis.url()))
-        .setting("rate_limit.login_per_account", "2")
+        .setting("rate_limit.failed_logins_per_account", "2")
         .spawn()
         .await;
     let login = || {

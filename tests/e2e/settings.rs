@@ -97,3 +97,24 @@ fn an_asymmetric_algorithm_without_its_keys_names_the_missing_key() {
 
     assert!(message.contains("auth.private_key_pem"), "{message}");
 }
+
+#[test]
+fn a_trusted_proxy_that_is_not_an_address_or_network_names_its_key() {
+    let error = load_error(
+        Environment::Test,
+        &[("server.trusted_proxies", "10.0.0.0/8,proxy.internal")],
+    );
+
+    assert!(error.contains("server.trusted_proxies"), "{error}");
+    assert!(error.contains("proxy.internal"), "{error}");
+}
+
+#[test]
+fn an_unknown_forwarding_header_names_its_key() {
+    let error = load_error(
+        Environment::Test,
+        &[("server.forwarded_header", "x-real-ip")],
+    );
+
+    assert!(error.contains("server.forwarded_header"), "{error}");
+}

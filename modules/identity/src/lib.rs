@@ -4,6 +4,7 @@
 //! - [`domain`]: parsed emails and passwords, argon2id hashing, opaque tokens;
 //! - [`repository`]: the SQL (every token is stored as a hash, never in clear);
 //! - [`service`]: the use cases, independent of HTTP;
+//! - [`links`]: one-time links (reset, confirmation), minted and mailed off the request path;
 //! - [`api`]: `/auth/*` and `/admin/users/*`, each operation declaring its idempotency intent.
 //!
 //! Access tokens are short-lived JWTs (signed with the host's keys); refresh tokens are opaque,
@@ -11,6 +12,7 @@
 
 pub mod api;
 pub mod domain;
+pub mod links;
 pub mod repository;
 pub mod service;
 pub mod settings;
@@ -22,6 +24,7 @@ use infra::{Migration, Module, ModuleContext};
 
 pub use api::admin::{AdminApi, UsersAdminBase};
 pub use api::auth::AuthApi;
+use api::throttle::Throttle;
 pub use settings::IdentitySettings;
 
 use crate::domain::PasswordHasher;
@@ -66,6 +69,11 @@ impl Module for IdentityModule {
                 name: "record password changes and logins",
                 sql: include_str!("../migrations/0002_credential_changes.sql"),
             },
+            Migration {
+                version: 3,
+                name: "audit administrators' locks and unlocks",
+                sql: include_str!("../migrations/0003_admin_audit.sql"),
+            },
         ]
     }
 
@@ -73,7 +81,10 @@ impl Module for IdentityModule {
         let limits: RateLimitSettings = context.settings.section("rate_limit")?;
         let service = Arc::new(Self::service(context, settings)?);
         Ok((
-            AuthApi::new(Arc::clone(&service), context.rate_limiter.clone(), limits),
+            AuthApi::new(
+                Arc::clone(&service),
+                Throttle::new(context.rate_limiter.clone(), limits),
+            ),
             AdminApi::new(UsersAdminBase::new(service)),
         ))
     }

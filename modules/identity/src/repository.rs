@@ -1,6 +1,8 @@
 //! SQL for accounts, sessions and tokens. Times are Unix milliseconds; ids are UUIDv7 strings.
 
 use infra::Database;
+
+use crate::domain::ADMIN_ROLE;
 use kernel::{AppError, AppResult, PageRequest};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -21,6 +23,11 @@ pub struct UserRecord {
 }
 
 impl UserRecord {
+    /// Holds the administrator role and is not locked.
+    pub fn is_active_admin(&self) -> bool {
+        self.locked_at_ms.is_none() && self.roles.iter().any(|role| role == ADMIN_ROLE)
+    }
+
     /// Whether a session opened at `created_at_ms` predates the last password change.
     pub fn outdates(&self, session: &SessionRecord) -> bool {
         self.password_changed_at_ms
@@ -45,6 +52,56 @@ impl SessionRecord {
     pub fn is_active(&self, now_ms: i64) -> bool {
         self.revoked_at_ms.is_none() && self.expires_at_ms > now_ms
     }
+}
+
+/// What an administrator does to an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdminAction {
+    Lock,
+    Unlock,
+}
+
+impl AdminAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lock => "lock",
+            Self::Unlock => "unlock",
+        }
+    }
+}
+
+/// One administrator's change to one account, as the audit records it.
+#[derive(Debug, Clone)]
+pub struct AdminChange<'a> {
+    pub actor: &'a str,
+    pub action: AdminAction,
+    pub target: &'a str,
+    pub at_ms: i64,
+    /// The `X-Request-Id` of the request that made the change.
+    pub request_id: Option<&'a str>,
+}
+
+/// How an [`AdminChange`] ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ChangeOutcome {
+    /// Made and recorded; the sessions a lock revoked.
+    Done {
+        revoked: Vec<String>,
+    },
+    NoSuchAccount,
+    /// The actor was locked or lost the role before its change could commit.
+    ActorNotAnActiveAdmin,
+}
+
+/// An audit record.
+#[derive(Debug, Clone)]
+pub struct AuditRecord {
+    pub id: String,
+    pub actor_id: String,
+    pub action: String,
+    pub target_id: String,
+    pub at_ms: i64,
+    pub request_id: Option<String>,
 }
 
 /// What a presented refresh token turned out to be.
@@ -188,35 +245,99 @@ impl IdentityRepository {
         Ok(())
     }
 
-    /// Locks an account and revokes its sessions in one transaction: a login or refresh racing
-    /// the lock either finishes first (and its session is revoked here) or sees the lock.
-    /// Returns the sessions it revoked, or `None` when there is no such account.
-    pub async fn lock_account(&self, user_id: &str, now_ms: i64) -> AppResult<Option<Vec<String>>> {
+    /// Locks or unlocks `change.target` on behalf of `change.actor`, and records it in the
+    /// audit, in one transaction. A lock also revokes every session of the account, so a login
+    /// or refresh racing it either finishes first (and its session is revoked here) or sees the
+    /// lock.
+    ///
+    /// Changes run one at a time (they first update one shared row), and the actor must still
+    /// be an unlocked administrator when its change commits. As administrators cannot lock
+    /// themselves, at least one active administrator remains after any lock, however many
+    /// administrators lock each other at once.
+    pub async fn change_lock(&self, change: &AdminChange<'_>) -> AppResult<ChangeOutcome> {
         let mut tx = self.pool().begin().await.map_err(internal)?;
-        let locked = sqlx::query(
-            "UPDATE identity_users SET locked_at_ms = COALESCE(locked_at_ms, $1) WHERE id = $2",
-        )
-        .bind(now_ms)
-        .bind(user_id)
+        sqlx::query("UPDATE identity_admin_changes SET changes = changes + 1 WHERE id = 1")
+            .execute(&mut *tx)
+            .await
+            .map_err(internal)?;
+        let actor = sqlx::query(select_users!("WHERE id = $1"))
+            .bind(change.actor)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(internal)?
+            .as_ref()
+            .map(user_from_row)
+            .transpose()?;
+        if !actor.is_some_and(|actor| actor.is_active_admin()) {
+            return Ok(ChangeOutcome::ActorNotAnActiveAdmin);
+        }
+        let changed = match change.action {
+            AdminAction::Lock => sqlx::query(
+                "UPDATE identity_users SET locked_at_ms = COALESCE(locked_at_ms, $1) WHERE id = $2",
+            )
+            .bind(change.at_ms),
+            AdminAction::Unlock => {
+                sqlx::query("UPDATE identity_users SET locked_at_ms = NULL WHERE id = $1")
+            }
+        }
+        .bind(change.target)
         .execute(&mut *tx)
         .await
         .map_err(internal)?;
-        if locked.rows_affected() == 0 {
-            return Ok(None);
+        if changed.rows_affected() == 0 {
+            return Ok(ChangeOutcome::NoSuchAccount);
         }
-        let revoked = revoke_sessions_of(&mut tx, user_id, now_ms).await?;
+        let revoked = match change.action {
+            AdminAction::Lock => revoke_sessions_of(&mut tx, change.target, change.at_ms).await?,
+            AdminAction::Unlock => Vec::new(),
+        };
+        sqlx::query(
+            "INSERT INTO identity_admin_audit (id, actor_id, action, target_id, at_ms, request_id)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(uuid::Uuid::now_v7().to_string())
+        .bind(change.actor)
+        .bind(change.action.as_str())
+        .bind(change.target)
+        .bind(change.at_ms)
+        .bind(change.request_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
         tx.commit().await.map_err(internal)?;
-        Ok(Some(revoked))
+        Ok(ChangeOutcome::Done { revoked })
     }
 
-    /// Clears the lock; whether the account exists.
-    pub async fn unlock_account(&self, user_id: &str) -> AppResult<bool> {
-        let result = sqlx::query("UPDATE identity_users SET locked_at_ms = NULL WHERE id = $1")
-            .bind(user_id)
-            .execute(self.pool())
+    /// One page of the audit, newest first, and the total.
+    pub async fn audit(&self, page: PageRequest) -> AppResult<(Vec<AuditRecord>, u64)> {
+        let rows = sqlx::query(
+            "SELECT id, actor_id, action, target_id, at_ms, request_id FROM identity_admin_audit
+             ORDER BY at_ms DESC, id DESC LIMIT $1 OFFSET $2",
+        )
+        .bind(page.limit())
+        .bind(page.offset())
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM identity_admin_audit")
+            .fetch_one(self.pool())
             .await
+            .and_then(|row| row.try_get("n"))
             .map_err(internal)?;
-        Ok(result.rows_affected() > 0)
+        let records = rows
+            .iter()
+            .map(|row| {
+                Ok(AuditRecord {
+                    id: row.try_get("id").map_err(internal)?,
+                    actor_id: row.try_get("actor_id").map_err(internal)?,
+                    action: row.try_get("action").map_err(internal)?,
+                    target_id: row.try_get("target_id").map_err(internal)?,
+                    at_ms: row.try_get("at_ms").map_err(internal)?,
+                    request_id: row.try_get("request_id").map_err(internal)?,
+                })
+            })
+            .collect::<AppResult<Vec<_>>>()?;
+        Ok((records, total.max(0) as u64))
     }
 
     pub async fn set_roles(&self, user_id: &str, roles: &[String]) -> AppResult<()> {
@@ -422,8 +543,9 @@ impl IdentityRepository {
         Ok(Some(revoked))
     }
 
-    /// Stores a new one-time token, invalidating the user's older unused ones of that purpose.
-    pub async fn replace_one_time_token(
+    /// Stores a new one-time token. The account's other live tokens of that purpose stay valid
+    /// (see [`crate::links`]): using any of them spends them all.
+    pub async fn add_one_time_token(
         &self,
         user_id: &str,
         purpose: TokenPurpose,
@@ -431,14 +553,6 @@ impl IdentityRepository {
         now_ms: i64,
         expires_at_ms: i64,
     ) -> AppResult<()> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
-        sqlx::query("UPDATE identity_one_time_tokens SET used_at_ms = $1 WHERE user_id = $2 AND purpose = $3 AND used_at_ms IS NULL")
-            .bind(now_ms)
-            .bind(user_id)
-            .bind(purpose.as_str())
-            .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
         sqlx::query(
             "INSERT INTO identity_one_time_tokens (token_hash, user_id, purpose, created_at_ms, expires_at_ms, used_at_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
         )
@@ -447,10 +561,10 @@ impl IdentityRepository {
         .bind(purpose.as_str())
         .bind(now_ms)
         .bind(expires_at_ms)
-        .execute(&mut *tx)
+        .execute(self.pool())
         .await
         .map_err(internal)?;
-        tx.commit().await.map_err(internal)
+        Ok(())
     }
 
     /// Whether a one-time token is unused and unexpired now, without spending it (to avoid
@@ -489,14 +603,26 @@ impl IdentityRepository {
 
 type Transaction = sqlx::Transaction<'static, sqlx::Any>;
 
-/// Marks a live one-time token used and returns its account. The update is conditional, so of
-/// two concurrent uses exactly one wins.
+/// Marks a live one-time token used, with every other unused token of its account and purpose,
+/// and returns its account. The first update is conditional, so of two concurrent uses (of one
+/// token, or of two tokens of one account) exactly one wins.
 async fn spend_one_time_token(
     tx: &mut Transaction,
     token_hash: &str,
     purpose: TokenPurpose,
     now_ms: i64,
 ) -> AppResult<Option<String>> {
+    // First the account row's lock: spends of one account's tokens queue here, one at a time.
+    // (Without it, on PostgreSQL, two transactions each spending one token and then the other
+    // would deadlock.)
+    sqlx::query(
+        "UPDATE identity_users SET roles = roles
+         WHERE id = (SELECT user_id FROM identity_one_time_tokens WHERE token_hash = $1)",
+    )
+    .bind(token_hash)
+    .execute(&mut **tx)
+    .await
+    .map_err(internal)?;
     let row = sqlx::query(
         "UPDATE identity_one_time_tokens SET used_at_ms = $1
          WHERE token_hash = $2 AND purpose = $3 AND used_at_ms IS NULL AND expires_at_ms > $1
@@ -508,8 +634,21 @@ async fn spend_one_time_token(
     .fetch_optional(&mut **tx)
     .await
     .map_err(internal)?;
-    row.map(|row| row.try_get("user_id").map_err(internal))
-        .transpose()
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let user_id: String = row.try_get("user_id").map_err(internal)?;
+    sqlx::query(
+        "UPDATE identity_one_time_tokens SET used_at_ms = $1
+         WHERE user_id = $2 AND purpose = $3 AND used_at_ms IS NULL",
+    )
+    .bind(now_ms)
+    .bind(&user_id)
+    .bind(purpose.as_str())
+    .execute(&mut **tx)
+    .await
+    .map_err(internal)?;
+    Ok(Some(user_id))
 }
 
 /// Revokes every active session of an account; returns their ids.
@@ -581,6 +720,147 @@ mod tests {
             .await
             .unwrap();
         IdentityRepository::new(database)
+    }
+
+    fn user(id: &str, roles: &[&str]) -> UserRecord {
+        UserRecord {
+            id: id.into(),
+            email: format!("{id}@example.com"),
+            display_name: None,
+            password_hash: "hash".into(),
+            roles: roles.iter().map(|role| (*role).to_owned()).collect(),
+            email_confirmed_at_ms: None,
+            locked_at_ms: None,
+            created_at_ms: 1,
+            password_changed_at_ms: None,
+        }
+    }
+
+    /// `actor` locks `target` at `at_ms`.
+    async fn change(
+        repository: &IdentityRepository,
+        actor: &str,
+        action: AdminAction,
+        target: &str,
+        at_ms: i64,
+    ) -> ChangeOutcome {
+        repository
+            .change_lock(&AdminChange {
+                actor,
+                action,
+                target,
+                at_ms,
+                request_id: Some("request-1"),
+            })
+            .await
+            .unwrap()
+    }
+
+    /// An administrator (made on first use) locks `target` at `at_ms`.
+    async fn lock(repository: &IdentityRepository, target: &str, at_ms: i64) -> ChangeOutcome {
+        repository
+            .insert_user(&user("admin", &[ADMIN_ROLE]))
+            .await
+            .unwrap();
+        change(repository, "admin", AdminAction::Lock, target, at_ms).await
+    }
+
+    #[tokio::test]
+    async fn locks_and_unlocks_are_audited_newest_first() {
+        let repository = repository().await;
+        repository.insert_user(&user("bob", &[])).await.unwrap();
+
+        lock(&repository, "bob", 10).await;
+        change(&repository, "admin", AdminAction::Unlock, "bob", 20).await;
+        let (records, total) = repository
+            .audit(PageRequest::new(None, None))
+            .await
+            .unwrap();
+
+        assert_eq!(total, 2);
+        let seen: Vec<_> = records
+            .iter()
+            .map(|r| {
+                (
+                    r.actor_id.as_str(),
+                    r.action.as_str(),
+                    r.target_id.as_str(),
+                    r.at_ms,
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [("admin", "unlock", "bob", 20), ("admin", "lock", "bob", 10)]
+        );
+        assert_eq!(records[0].request_id.as_deref(), Some("request-1"));
+    }
+
+    #[tokio::test]
+    async fn a_locked_administrator_can_no_longer_lock_and_nothing_is_recorded() {
+        let repository = repository().await;
+        repository
+            .insert_user(&user("ada", &[ADMIN_ROLE]))
+            .await
+            .unwrap();
+        repository.insert_user(&user("bob", &[])).await.unwrap();
+        lock(&repository, "ada", 10).await;
+
+        let by_locked_admin = change(&repository, "ada", AdminAction::Lock, "bob", 20).await;
+        let by_non_admin = change(&repository, "bob", AdminAction::Lock, "admin", 30).await;
+
+        assert_eq!(by_locked_admin, ChangeOutcome::ActorNotAnActiveAdmin);
+        assert_eq!(by_non_admin, ChangeOutcome::ActorNotAnActiveAdmin);
+        let bob = repository.user_by_id("bob").await.unwrap().unwrap();
+        assert_eq!(bob.locked_at_ms, None);
+        let (_, total) = repository
+            .audit(PageRequest::new(None, None))
+            .await
+            .unwrap();
+        assert_eq!(total, 1, "only the lock that happened");
+    }
+
+    #[tokio::test]
+    async fn using_one_of_several_live_links_spends_them_all() {
+        let repository = repository().await;
+        repository.insert_user(&user("ada", &[])).await.unwrap();
+        for token in ["t1", "t2", "t3"] {
+            repository
+                .add_one_time_token("ada", TokenPurpose::ResetPassword, token, 5, i64::MAX)
+                .await
+                .unwrap();
+        }
+        let purpose = TokenPurpose::ResetPassword;
+        for token in ["t1", "t2", "t3"] {
+            assert!(
+                repository
+                    .one_time_token_is_live(token, purpose, 6)
+                    .await
+                    .unwrap()
+            );
+        }
+
+        let spent = repository
+            .consume_one_time_token("t2", purpose, 7)
+            .await
+            .unwrap();
+
+        assert_eq!(spent.as_deref(), Some("ada"));
+        for token in ["t1", "t2", "t3"] {
+            assert!(
+                !repository
+                    .one_time_token_is_live(token, purpose, 8)
+                    .await
+                    .unwrap()
+            );
+        }
+        assert_eq!(
+            repository
+                .consume_one_time_token("t1", purpose, 9)
+                .await
+                .unwrap(),
+            None
+        );
     }
 
     async fn session_of_a_new_user(repository: &IdentityRepository, refresh_hash: &str) -> String {
@@ -664,7 +944,7 @@ mod tests {
     async fn a_login_that_checked_the_password_before_a_lock_opens_no_session() {
         let repository = repository().await;
         session_of_a_new_user(&repository, "r1").await;
-        repository.lock_account("user-1", 10).await.unwrap();
+        lock(&repository, "user-1", 10).await;
 
         let opened = repository
             .open_session(&second_session(), "r2", "hash", "hash")
@@ -680,7 +960,7 @@ mod tests {
         let repository = repository().await;
         session_of_a_new_user(&repository, "r1").await;
         repository
-            .replace_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
+            .add_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
             .await
             .unwrap();
         repository
@@ -707,20 +987,15 @@ mod tests {
                 .unwrap()
         );
 
-        let mut revoked = repository
-            .lock_account("user-1", 30)
-            .await
-            .unwrap()
-            .unwrap();
+        let ChangeOutcome::Done { mut revoked } = lock(&repository, "user-1", 30).await else {
+            panic!("the lock was refused");
+        };
         revoked.sort();
 
         assert_eq!(revoked, vec![first, "session-2".to_owned()]);
-        assert!(
-            repository
-                .lock_account("nobody", 30)
-                .await
-                .unwrap()
-                .is_none()
+        assert_eq!(
+            lock(&repository, "nobody", 30).await,
+            ChangeOutcome::NoSuchAccount
         );
     }
 
@@ -729,7 +1004,7 @@ mod tests {
         let repository = repository().await;
         let session = session_of_a_new_user(&repository, "r1").await;
         repository
-            .replace_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
+            .add_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
             .await
             .unwrap();
 

@@ -4,33 +4,29 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use infra::database::now_ms;
-use infra::mail::{MailTemplate, Mailer};
+use infra::mail::Mailer;
 use infra::revocation::Revocations;
-use kernel::{AccessTokenClaims, AppError, AppResult, PageRequest, Principal, TokenVerifier};
+use kernel::{
+    AccessTokenClaims, AppError, AppResult, PageRequest, Principal, RequestContext, TokenVerifier,
+};
 
 use crate::domain::{
     ADMIN_ROLE, DisplayName, Email, HashingSlots, OpaqueToken, Password, PasswordHasher,
 };
+use crate::links::{LinkMailer, LinkQueue};
 use crate::repository::{
-    IdentityRepository, RefreshTokenState, SessionRecord, TokenPurpose, UserRecord,
+    AdminAction, AdminChange, AuditRecord, ChangeOutcome, IdentityRepository, RefreshTokenState,
+    SessionRecord, TokenPurpose, UserRecord,
 };
 use crate::settings::IdentitySettings;
-
-const CONFIRM_EMAIL: MailTemplate = MailTemplate {
-    subject: "Confirm your email address",
-    text: include_str!("../templates/confirm_email.txt"),
-    html: include_str!("../templates/confirm_email.html"),
-};
-
-const RESET_PASSWORD: MailTemplate = MailTemplate {
-    subject: "Reset your password",
-    text: include_str!("../templates/reset_password.txt"),
-    html: include_str!("../templates/reset_password.html"),
-};
 
 /// The one answer to every failed login, whatever failed: no hint about which emails exist.
 fn invalid_credentials() -> AppError {
     AppError::Unauthorized("The email or password is incorrect.".into())
+}
+
+fn not_an_administrator() -> AppError {
+    AppError::Forbidden("This operation is for administrators.".into())
 }
 
 fn invalid_session() -> AppError {
@@ -69,7 +65,8 @@ pub struct IdentityService {
     tokens: Arc<TokenVerifier>,
     access_token_ttl: Duration,
     settings: IdentitySettings,
-    mailer: Arc<dyn Mailer>,
+    links: LinkMailer,
+    link_requests: LinkQueue,
     hashing: HashingSlots,
     revocations: Revocations,
 }
@@ -85,13 +82,15 @@ impl IdentityService {
         revocations: Revocations,
     ) -> Self {
         let hashing = HashingSlots::new(settings.max_concurrent_hashes, settings.hash_wait);
+        let links = LinkMailer::new(repository.clone(), Arc::new(settings.clone()), mailer);
         Self {
             repository,
             hasher,
             tokens,
             access_token_ttl,
             settings,
-            mailer,
+            link_requests: LinkQueue::start(links.clone()),
+            links,
             hashing,
             revocations,
         }
@@ -124,8 +123,7 @@ impl IdentityService {
                 "An account with this email already exists.".into(),
             ));
         }
-        self.send_one_time_link(&user, TokenPurpose::ConfirmEmail)
-            .await?;
+        self.links.send(&user, TokenPurpose::ConfirmEmail).await?;
         Ok(user)
     }
 
@@ -290,10 +288,8 @@ impl IdentityService {
     /// [`Self::authenticate`], and the caller must be an administrator.
     pub async fn authenticate_admin(&self, principal: &Principal) -> AppResult<UserRecord> {
         let user = self.authenticate(principal).await?;
-        if !user.roles.iter().any(|r| r == ADMIN_ROLE) {
-            return Err(AppError::Forbidden(
-                "This operation is for administrators.".into(),
-            ));
+        if !user.is_active_admin() {
+            return Err(not_an_administrator());
         }
         Ok(user)
     }
@@ -313,16 +309,10 @@ impl IdentityService {
         }
     }
 
-    /// Mails a reset link when the account exists; says nothing either way.
-    pub async fn forgot_password(&self, email: &str) -> AppResult<()> {
-        let Ok(email) = Email::parse(email) else {
-            return Ok(());
-        };
-        if let Some(user) = self.repository.user_by_email(email.as_str()).await? {
-            self.send_one_time_link(&user, TokenPurpose::ResetPassword)
-                .await?;
-        }
-        Ok(())
+    /// Mails a reset link when the account exists; says nothing either way, and takes the same
+    /// path either way: the account is looked up after the answer (see [`crate::links`]).
+    pub fn forgot_password(&self, email: &str) -> AppResult<()> {
+        self.request_link(email, TokenPurpose::ResetPassword)
     }
 
     /// Sets a new password with a reset token and ends every session of the account.
@@ -348,18 +338,18 @@ impl IdentityService {
         Ok(())
     }
 
-    /// Mails a confirmation link when the account exists and is unconfirmed; says nothing.
-    pub async fn send_email_confirmation(&self, email: &str) -> AppResult<()> {
-        let Ok(email) = Email::parse(email) else {
-            return Ok(());
-        };
-        if let Some(user) = self.repository.user_by_email(email.as_str()).await?
-            && user.email_confirmed_at_ms.is_none()
-        {
-            self.send_one_time_link(&user, TokenPurpose::ConfirmEmail)
-                .await?;
+    /// Mails a confirmation link when the account exists and is unconfirmed; says nothing
+    /// either way (as [`Self::forgot_password`]).
+    pub fn send_email_confirmation(&self, email: &str) -> AppResult<()> {
+        self.request_link(email, TokenPurpose::ConfirmEmail)
+    }
+
+    fn request_link(&self, email: &str, purpose: TokenPurpose) -> AppResult<()> {
+        match Email::parse(email) {
+            Ok(email) => self.link_requests.request(email, purpose),
+            // No account can have it: nothing to send, and nothing to say.
+            Err(_) => Ok(()),
         }
-        Ok(())
     }
 
     pub async fn confirm_email(&self, token: &str) -> AppResult<()> {
@@ -372,22 +362,45 @@ impl IdentityService {
         self.repository.list_users(page).await
     }
 
-    /// Locks an account and ends its sessions, their access tokens included.
-    pub async fn lock(&self, user_id: &str) -> AppResult<()> {
-        let revoked = self
-            .repository
-            .lock_account(user_id, now_ms())
-            .await?
-            .ok_or(AppError::NotFound("user"))?;
-        self.revocations.revoke(&revoked).await;
-        Ok(())
+    /// Locks an account and ends its sessions, their access tokens included, on behalf of
+    /// `admin`; recorded in the audit.
+    pub async fn lock(&self, admin: &UserRecord, user_id: &str) -> AppResult<()> {
+        self.change_lock(admin, user_id, AdminAction::Lock).await
     }
 
-    pub async fn unlock(&self, user_id: &str) -> AppResult<()> {
-        if !self.repository.unlock_account(user_id).await? {
-            return Err(AppError::NotFound("user"));
+    /// Lifts a lock on behalf of `admin`; recorded in the audit.
+    pub async fn unlock(&self, admin: &UserRecord, user_id: &str) -> AppResult<()> {
+        self.change_lock(admin, user_id, AdminAction::Unlock).await
+    }
+
+    async fn change_lock(
+        &self,
+        admin: &UserRecord,
+        target: &str,
+        action: AdminAction,
+    ) -> AppResult<()> {
+        let request_id = RequestContext::current().map(|context| context.request_id);
+        let change = AdminChange {
+            actor: &admin.id,
+            action,
+            target,
+            at_ms: now_ms(),
+            request_id: request_id.as_deref(),
+        };
+        match self.repository.change_lock(&change).await? {
+            ChangeOutcome::Done { revoked } => {
+                self.revocations.revoke(&revoked).await;
+                Ok(())
+            }
+            ChangeOutcome::NoSuchAccount => Err(AppError::NotFound("user")),
+            // Locked (by another administrator) or demoted while this request ran.
+            ChangeOutcome::ActorNotAnActiveAdmin => Err(not_an_administrator()),
         }
-        Ok(())
+    }
+
+    /// One page of the lock and unlock audit, newest first.
+    pub async fn audit(&self, page: PageRequest) -> AppResult<(Vec<AuditRecord>, u64)> {
+        self.repository.audit(page).await
     }
 
     /// Grants the administrator role to an existing account (used by `app grant-admin`).
@@ -432,7 +445,7 @@ impl IdentityService {
     }
 
     /// Spends a one-time token and returns its account, or a 400 that does not say which of
-    /// invalid, expired, used or superseded it was.
+    /// invalid, expired or spent it was.
     async fn spend(&self, token: &str, purpose: TokenPurpose, now: i64) -> AppResult<String> {
         let hash = OpaqueToken::hash_of(token);
         self.repository
@@ -445,60 +458,5 @@ impl IdentityService {
     async fn hash_off_thread(&self, password: Password) -> AppResult<String> {
         let hasher = self.hasher.clone();
         self.hashing.run(move || hasher.hash(&password)).await?
-    }
-
-    /// Stores a new one-time token (superseding older ones) and mails its link. The mail is
-    /// sent in the background: how long SMTP takes must not tell a caller whether the account
-    /// exists.
-    async fn send_one_time_link(&self, user: &UserRecord, purpose: TokenPurpose) -> AppResult<()> {
-        let token = OpaqueToken::generate();
-        let (ttl, template, page) = match purpose {
-            TokenPurpose::ResetPassword => (
-                self.settings.reset_token_ttl,
-                RESET_PASSWORD,
-                "reset-password",
-            ),
-            TokenPurpose::ConfirmEmail => (
-                self.settings.confirmation_token_ttl,
-                CONFIRM_EMAIL,
-                "confirm-email",
-            ),
-        };
-        let now = now_ms();
-        self.repository
-            .replace_one_time_token(
-                &user.id,
-                purpose,
-                &token.hash,
-                now,
-                now + ttl.as_millis() as i64,
-            )
-            .await?;
-        let link = format!(
-            "{}/{page}?token={}",
-            self.settings.public_base_url.trim_end_matches('/'),
-            token.plain
-        );
-        let expires = humantime::format_duration(ttl).to_string();
-        let name = user
-            .display_name
-            .clone()
-            .unwrap_or_else(|| user.email.clone());
-        let mail = template.render(
-            &user.email,
-            &[
-                ("name", &name),
-                ("service", &self.settings.service_name),
-                ("link", &link),
-                ("expires", &expires),
-            ],
-        );
-        let mailer = Arc::clone(&self.mailer);
-        tokio::spawn(async move {
-            if let Err(err) = mailer.send(mail).await {
-                tracing::error!(error = %err, "a mail could not be sent");
-            }
-        });
-        Ok(())
     }
 }

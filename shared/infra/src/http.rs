@@ -1,5 +1,7 @@
 //! The middleware every request passes through, outermost first:
 //!
+//! 0. [`ResolveClient`]: works out the client's address once (from trusted proxies' forwarding
+//!    header, or the peer) for everything after it;
 //! 1. [`observe`]: takes or makes the `X-Request-Id`, opens the request span, sets the
 //!    [`RequestContext`], turns every error into RFC 9457 problem details, echoes the id and
 //!    logs the outcome with the route template, status and latency;
@@ -14,7 +16,10 @@ use std::time::Instant;
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
-use kernel::{AppError, Authentication, Authenticator, Problem, RequestContext};
+use kernel::{
+    AppError, Authentication, Authenticator, ClientAddress, ClientAddressResolver, Problem,
+    RequestContext,
+};
 use poem::http::{HeaderValue, StatusCode, Version, header};
 use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
 use tracing::Instrument;
@@ -43,6 +48,7 @@ pub async fn observe<E: Endpoint>(next: Arc<E>, req: Request) -> poem::Result<Re
         http.route = tracing::field::Empty,
         http.response.status_code = tracing::field::Empty,
         request_id = %request_id,
+        client.address = %ClientAddress::of(&req),
         idempotency = tracing::field::Empty,
     );
 
@@ -167,6 +173,42 @@ impl<E: Endpoint> Endpoint for AuthenticateEndpoint<E> {
             tracing::debug!(?refusal, "credentials refused");
         }
         req.set_data(authentication);
+        self.inner.call(req).await
+    }
+}
+
+/// Resolves the request's [`ClientAddress`] (see [`ClientAddressResolver`]) and stores it in
+/// the request, where [`ClientAddress::of`] finds it: computed once, so the access log, the rate
+/// limits and the idempotency scope cannot disagree about who the client is.
+#[derive(Debug, Clone)]
+pub struct ResolveClient(pub Arc<ClientAddressResolver>);
+
+impl<E: Endpoint> Middleware<E> for ResolveClient {
+    type Output = ResolveClientEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        ResolveClientEndpoint {
+            inner,
+            resolver: Arc::clone(&self.0),
+        }
+    }
+}
+
+pub struct ResolveClientEndpoint<E> {
+    inner: E,
+    resolver: Arc<ClientAddressResolver>,
+}
+
+impl<E: Endpoint> Endpoint for ResolveClientEndpoint<E> {
+    type Output = E::Output;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
+        let peer = req
+            .remote_addr()
+            .as_socket_addr()
+            .map(|address| address.ip());
+        let client = self.resolver.resolve(peer, req.headers());
+        req.extensions_mut().insert(client);
         self.inner.call(req).await
     }
 }

@@ -170,12 +170,7 @@ impl RateLimiter {
             Self::Disabled => RateDecision::Allowed,
             Self::Memory(limiter) => limiter.hit(bucket, limit, window),
             Self::Redis(limiter) => {
-                let key = format!(
-                    "{}ratelimit:{}",
-                    limiter.key_prefix,
-                    hex::encode(digest(bucket))
-                );
-                match redis_hit(&limiter.connection, &key, window).await {
+                match redis_hit(&limiter.connection, &limiter.key(bucket), window).await {
                     Ok((count, ttl)) => {
                         limiter.outage.succeeded();
                         decide(count, limit, ttl)
@@ -188,7 +183,77 @@ impl RateLimiter {
             }
         }
     }
+    /// Takes back one hit of `bucket`'s current window: for a hit that turned out not to be what
+    /// the limit counts (a login attempt whose password was right, a request refused by another
+    /// bucket). Never below zero; the window keeps its end.
+    pub async fn take_back(&self, bucket: &str) {
+        match self {
+            Self::Disabled => {}
+            Self::Memory(limiter) => limiter.take_back(bucket),
+            Self::Redis(limiter) => {
+                let result = TAKE_BACK
+                    .key(limiter.key(bucket))
+                    .invoke_async::<()>(&mut limiter.connection.clone())
+                    .await;
+                limiter.after(result, |fallback| fallback.take_back(bucket));
+            }
+        }
+    }
+
+    /// Forgets `bucket`'s current window, so its next hit opens a new one (a successful login
+    /// clears the failures counted against its account from its address).
+    pub async fn clear(&self, bucket: &str) {
+        match self {
+            Self::Disabled => {}
+            Self::Memory(limiter) => limiter.clear(bucket),
+            Self::Redis(limiter) => {
+                let key = limiter.key(bucket);
+                let result = redis::cmd("DEL")
+                    .arg(&key)
+                    .query_async::<()>(&mut limiter.connection.clone())
+                    .await;
+                limiter.after(result, |fallback| fallback.clear(bucket));
+            }
+        }
+    }
 }
+
+impl RedisLimiter {
+    fn key(&self, bucket: &str) -> String {
+        format!(
+            "{}ratelimit:{}",
+            self.key_prefix,
+            hex::encode(digest(bucket))
+        )
+    }
+
+    /// Records a Redis call's outcome; on failure applies `fallback` to the in-process counts
+    /// (where the hits went during the outage).
+    fn after(&self, result: redis::RedisResult<()>, fallback: impl FnOnce(&MemoryLimiter)) {
+        match result {
+            Ok(()) => {
+                self.outage.succeeded();
+            }
+            Err(err) => {
+                self.outage.failed(&err);
+                fallback(&self.fallback);
+            }
+        }
+    }
+}
+
+/// KEYS[1] a bucket's counter: one less, unless it is gone or zero. DECR keeps the TTL.
+static TAKE_BACK: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then
+  redis.call('DECR', KEYS[1])
+end
+return 0
+",
+    )
+});
 
 /// KEYS[1] the bucket's counter; ARGV[1] the window in ms. Replies {count, ms until the window
 /// ends}. The expiry is set when the key has none: on the window's first hit, and also (should
@@ -315,6 +380,21 @@ impl MemoryLimiter {
         decide(1, limit, window)
     }
 
+    /// [`RateLimiter::take_back`] for this backend.
+    pub fn take_back(&self, bucket: &str) {
+        let now = Instant::now();
+        if let Some(window) = self.lock().windows.get_mut(&digest(bucket))
+            && window.ends_at > now
+        {
+            window.count = window.count.saturating_sub(1);
+        }
+    }
+
+    /// [`RateLimiter::clear`] for this backend.
+    pub fn clear(&self, bucket: &str) {
+        self.lock().windows.remove(&digest(bucket));
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, MemoryState> {
         // Every update leaves the map consistent, so a panic elsewhere cannot have broken it.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
@@ -352,6 +432,12 @@ impl MemoryState {
 }
 
 /// `[rate_limit]`: the limits of the abuse-prone endpoints, each per `window`.
+///
+/// Logins count only *failed* attempts, in three buckets: per (account, client address) with a
+/// small limit, which stops a guesser without touching the owner elsewhere; per account across
+/// addresses with a much higher one (a distributed guess); per address across accounts (password
+/// spraying). A successful login clears its (account, address) bucket. So a guesser cannot lock
+/// the owner out: failures from one address never reach the owner's own bucket.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RateLimitSettings {
@@ -360,16 +446,23 @@ pub struct RateLimitSettings {
     /// The length of a counting window, e.g. `15m`.
     #[serde(with = "humantime_serde")]
     pub window: Duration,
-    /// Login attempts per client address (password spraying across accounts).
-    pub login_per_address: u32,
-    /// Login attempts per account (password guessing on one account, from many addresses).
-    pub login_per_account: u32,
+    /// Failed logins on one account from one client address (guessing).
+    pub failed_logins_per_account_address: u32,
+    /// Failed logins on one account from all addresses (guessing from many addresses).
+    pub failed_logins_per_account: u32,
+    /// Failed logins from one client address on all accounts (password spraying).
+    pub failed_logins_per_address: u32,
     /// Registrations per client address.
     pub register_per_address: u32,
-    /// Mails requested per client address (forgot-password, send-email-confirmation).
-    pub email_per_address: u32,
-    /// Mails requested per account: bounds how often a victim's inbox can be filled.
+    /// Mails requested for one account from one client address (forgot-password,
+    /// send-email-confirmation).
+    pub email_per_account_address: u32,
+    /// Mails requested per account: bounds how often a victim's inbox can be filled. Every link
+    /// sent stays valid until it expires or one is used, so reaching this limit never leaves the
+    /// owner without a working link.
     pub email_per_account: u32,
+    /// Mails requested per client address, for any accounts.
+    pub email_per_address: u32,
 }
 
 impl Default for RateLimitSettings {
@@ -377,11 +470,13 @@ impl Default for RateLimitSettings {
         Self {
             enabled: true,
             window: Duration::from_secs(15 * 60),
-            login_per_address: 50,
-            login_per_account: 10,
+            failed_logins_per_account_address: 5,
+            failed_logins_per_account: 100,
+            failed_logins_per_address: 50,
             register_per_address: 20,
+            email_per_account_address: 3,
+            email_per_account: 10,
             email_per_address: 20,
-            email_per_account: 5,
         }
     }
 }
@@ -396,11 +491,25 @@ impl RateLimitSettings {
             ));
         }
         let limits = [
-            ("rate_limit.login_per_address", self.login_per_address),
-            ("rate_limit.login_per_account", self.login_per_account),
+            (
+                "rate_limit.failed_logins_per_account_address",
+                self.failed_logins_per_account_address,
+            ),
+            (
+                "rate_limit.failed_logins_per_account",
+                self.failed_logins_per_account,
+            ),
+            (
+                "rate_limit.failed_logins_per_address",
+                self.failed_logins_per_address,
+            ),
             ("rate_limit.register_per_address", self.register_per_address),
-            ("rate_limit.email_per_address", self.email_per_address),
+            (
+                "rate_limit.email_per_account_address",
+                self.email_per_account_address,
+            ),
             ("rate_limit.email_per_account", self.email_per_account),
+            ("rate_limit.email_per_address", self.email_per_address),
         ];
         for (key, limit) in limits {
             if limit == 0 {
@@ -556,6 +665,40 @@ mod tests {
         assert_eq!(inner.len(), 1, "the ended windows were swept");
     }
 
+    /// `take_back` undoes one hit and `clear` the whole window, on whichever backend.
+    async fn taking_back_and_clearing(limiter: &RateLimiter) {
+        use_up(limiter, "b", 2, WINDOW).await;
+        limiter.take_back("b").await;
+        assert_eq!(
+            limiter.hit("b", 2, WINDOW).await,
+            RateDecision::Allowed,
+            "one hit was taken back"
+        );
+        assert!(limiter.hit("b", 2, WINDOW).await.is_limited());
+
+        limiter.clear("b").await;
+        use_up(limiter, "b", 2, WINDOW).await;
+
+        for _ in 0..5 {
+            limiter.take_back("never-hit").await;
+        }
+        use_up(limiter, "never-hit", 1, WINDOW).await;
+        assert!(
+            limiter.hit("never-hit", 1, WINDOW).await.is_limited(),
+            "taking back more than was counted does not bank hits"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn memory_hits_can_be_taken_back_and_windows_cleared() {
+        taking_back_and_clearing(&memory()).await;
+    }
+
+    #[tokio::test]
+    async fn redis_hits_can_be_taken_back_and_windows_cleared() {
+        taking_back_and_clearing(&RateLimiter::redis(connect().await, unique_prefix())).await;
+    }
+
     #[tokio::test(start_paused = true)]
     async fn a_zero_window_is_clamped_not_a_panic() {
         let limiter = memory();
@@ -592,27 +735,29 @@ mod tests {
         assert_eq!(defaults.window, Duration::from_secs(900));
         assert_eq!(
             (
-                defaults.login_per_address,
-                defaults.login_per_account,
+                defaults.failed_logins_per_account_address,
+                defaults.failed_logins_per_account,
+                defaults.failed_logins_per_address,
                 defaults.register_per_address,
+                defaults.email_per_account_address,
+                defaults.email_per_account,
                 defaults.email_per_address,
-                defaults.email_per_account
             ),
-            (50, 10, 20, 20, 5)
+            (5, 100, 50, 20, 3, 10, 20)
         );
         defaults.validate().expect("the defaults are valid");
 
-        let settings =
-            parse("[rate_limit]\nwindow = \"1m 30s\"\nlogin_per_account = 3").expect("valid");
+        let settings = parse("[rate_limit]\nwindow = \"1m 30s\"\nfailed_logins_per_account = 3")
+            .expect("valid");
         assert_eq!(settings.window, Duration::from_secs(90));
-        assert_eq!(settings.login_per_account, 3);
+        assert_eq!(settings.failed_logins_per_account, 3);
         assert_eq!(
-            settings.login_per_address, 50,
+            settings.failed_logins_per_address, 50,
             "absent keys take their default"
         );
 
         assert!(
-            parse("[rate_limit]\nlogin_per_user = 3").is_err(),
+            parse("[rate_limit]\nlogin_per_account = 3").is_err(),
             "unknown key"
         );
         assert!(

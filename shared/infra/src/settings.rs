@@ -105,7 +105,30 @@ pub struct ServerSettings {
     pub shutdown_grace: Duration,
     /// Answer every request with `X-Instance-Id`.
     pub instance_header: bool,
+    /// Proxies (CIDRs or addresses) whose forwarding header names the client; empty: the
+    /// socket's peer is the client.
+    #[serde(default)]
+    pub trusted_proxies: Vec<String>,
+    /// The header the trusted proxies write: `x-forwarded-for` or `forwarded` (RFC 7239).
+    #[serde(default = "default_forwarded_header")]
+    pub forwarded_header: String,
     pub cors: CorsSettings,
+}
+
+fn default_forwarded_header() -> String {
+    "x-forwarded-for".to_owned()
+}
+
+impl ServerSettings {
+    /// How the host tells a request's client from its proxies. The error names the key.
+    pub fn client_addresses(&self) -> Result<kernel::ClientAddressResolver, SettingsError> {
+        let header = self
+            .forwarded_header
+            .parse()
+            .map_err(|reason| SettingsError::invalid("server.forwarded_header", reason))?;
+        kernel::ClientAddressResolver::new(&self.trusted_proxies, header)
+            .map_err(|reason| SettingsError::invalid("server.trusted_proxies", reason))
+    }
 }
 
 /// `[server.cors]`
@@ -185,7 +208,7 @@ pub struct AuthSettings {
 pub const DEVELOPMENT_JWT_SECRET: &str = "development-only-secret-change-me-0123456789";
 
 /// Settings that hold lists; from environment variables and overrides they are comma-separated.
-const LIST_KEYS: &[&str] = &["server.cors.allowed_origins"];
+const LIST_KEYS: &[&str] = &["server.cors.allowed_origins", "server.trusted_proxies"];
 
 /// The settings tree. Sections owned by other crates (the idempotency layer, each module) are
 /// read from [`Settings::section`] by their owners, so this crate does not depend on them.
@@ -349,6 +372,7 @@ impl Settings {
                 "must be an http:// or https:// URL",
             ));
         }
+        self.server.client_addresses()?;
         for origin in &self.server.cors.allowed_origins {
             if !(origin == "*" || origin.starts_with("http://") || origin.starts_with("https://")) {
                 return Err(SettingsError::invalid(

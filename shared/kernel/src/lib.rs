@@ -29,7 +29,7 @@ pub const API_PREFIX: &str = "/api/v1";
 pub use auth::{
     AccessTokenClaims, Authentication, Authenticator, BearerAuth, Principal, Refusal, TokenVerifier,
 };
-pub use client::client_address;
+pub use client::{ClientAddress, ClientAddressResolver, ForwardedHeader, client_address};
 pub use context::RequestContext;
 pub use error::{AppError, AppResult};
 pub use pagination::{Page, PageRequest};

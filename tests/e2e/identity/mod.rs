@@ -51,6 +51,28 @@ impl Identity {
             .expect("request failed")
     }
 
+    /// [`Self::post`] from the loopback address `source` (`127.0.0.2`): another client.
+    pub async fn post_from(&self, source: &str, path: &str, body: Value) -> reqwest::Response {
+        let source = source.parse().expect("a loopback address");
+        self.app
+            .client_from(source)
+            .post(self.app.url(&format!("/api/v1/auth{path}")))
+            .json(&body)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// [`Self::login`] from the loopback address `source`.
+    pub async fn login_from(&self, source: &str, email: &str, password: &str) -> reqwest::Response {
+        self.post_from(
+            source,
+            "/login",
+            json!({ "email": email, "password": password }),
+        )
+        .await
+    }
+
     pub async fn register(&self, email: &str) -> reqwest::Response {
         self.post("/register", json!({ "email": email, "password": PASSWORD }))
             .await

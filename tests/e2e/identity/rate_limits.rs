@@ -1,67 +1,250 @@
-//! Brute-force limits: per client address and per account, answered with 429.
+//! Brute-force limits, answered with 429 and `Retry-After`. Logins count failures per (account,
+//! address), per account and per address, so a guesser is stopped without locking the owner out;
+//! mail requests are limited the same three ways, and every link mailed stays valid.
+//! Distinct clients are distinct loopback source addresses (127.0.0.x).
 
 use e2e::{RedisChoice, TestApp, assert_problem};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use super::Identity;
+use super::{Identity, PASSWORD};
+
+const GUESSER: &str = "127.0.0.2";
+const OWNER: &str = "127.0.0.3";
+const WRONG: &str = "wrong password!";
+
+/// The seconds a 429 asks the client to wait.
+fn retry_after(response: &reqwest::Response) -> u64 {
+    response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
 
 #[tokio::test]
-async fn too_many_logins_from_one_address_are_a_429_with_retry_after() {
-    let identity =
-        Identity::spawn_with(TestApp::builder().setting("rate_limit.login_per_address", "3")).await;
+async fn a_guesser_is_stopped_on_its_address_while_the_owner_logs_in_from_another() {
+    let identity = Identity::spawn().await;
+    identity.register("alice@example.com").await;
 
-    for n in 0..3 {
-        let response = identity
-            .login(&format!("user{n}@example.com"), "wrong password!")
-            .await;
-        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let mut answers = Vec::new();
+    for _ in 0..15 {
+        answers.push(
+            identity
+                .login_from(GUESSER, "alice@example.com", WRONG)
+                .await,
+        );
     }
-    let limited = identity.login("user9@example.com", "wrong password!").await;
+    let owner = identity
+        .login_from(OWNER, "alice@example.com", PASSWORD)
+        .await;
+    let guesser_with_the_right_password = identity
+        .login_from(GUESSER, "alice@example.com", PASSWORD)
+        .await;
 
-    assert!(
-        limited.headers()["retry-after"]
-            .to_str()
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
-            >= 1
+    let statuses: Vec<StatusCode> = answers.iter().map(reqwest::Response::status).collect();
+    assert_eq!(statuses[..5], [StatusCode::UNAUTHORIZED; 5]);
+    assert_eq!(statuses[5..], [StatusCode::TOO_MANY_REQUESTS; 10]);
+    assert!(retry_after(&answers[14]) >= 1);
+    assert_eq!(
+        owner.status(),
+        StatusCode::OK,
+        "the owner is not locked out"
     );
-    assert_problem(limited, StatusCode::TOO_MANY_REQUESTS).await;
+    assert_problem(
+        guesser_with_the_right_password,
+        StatusCode::TOO_MANY_REQUESTS,
+    )
+    .await;
 }
 
 #[tokio::test]
-async fn too_many_logins_on_one_account_are_a_429() {
-    let identity =
-        Identity::spawn_with(TestApp::builder().setting("rate_limit.login_per_account", "2")).await;
-
-    identity.login("alice@example.com", "wrong password!").await;
-    identity.login("ALICE@example.com", "wrong password!").await;
-    let limited = identity.login("alice@example.com", "wrong password!").await;
-
-    assert_problem(limited, StatusCode::TOO_MANY_REQUESTS).await;
-}
-
-#[tokio::test]
-async fn registration_and_reset_mails_are_limited_too() {
+async fn failures_on_many_accounts_from_one_address_are_limited() {
     let identity = Identity::spawn_with(
-        TestApp::builder()
-            .setting("rate_limit.register_per_address", "1")
-            .setting("rate_limit.email_per_account", "1"),
+        TestApp::builder().setting("rate_limit.failed_logins_per_address", "3"),
     )
     .await;
 
-    identity.register("alice@example.com").await;
-    let second_registration = identity.register("bob@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let second_reset = identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
+    for n in 0..3 {
+        let response = identity.login(&format!("user{n}@example.com"), WRONG).await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "attempt {n}");
+    }
+    let limited = identity.login("user9@example.com", WRONG).await;
+    let elsewhere = identity.login_from(OWNER, "user9@example.com", WRONG).await;
+
+    assert!(retry_after(&limited) >= 1);
+    assert_problem(limited, StatusCode::TOO_MANY_REQUESTS).await;
+    assert_eq!(elsewhere.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn failures_on_one_account_from_many_addresses_are_limited() {
+    let identity = Identity::spawn_with(
+        TestApp::builder().setting("rate_limit.failed_logins_per_account", "3"),
+    )
+    .await;
+
+    for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+        let response = identity
+            .login_from(source, "alice@example.com", WRONG)
+            .await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "from {source}");
+    }
+    let limited = identity
+        .login_from("127.0.0.5", "ALICE@example.com", WRONG)
         .await;
 
+    assert_problem(limited, StatusCode::TOO_MANY_REQUESTS).await;
+}
+
+#[tokio::test]
+async fn successful_logins_are_not_counted() {
+    let identity = Identity::spawn_with(
+        TestApp::builder()
+            .setting("rate_limit.failed_logins_per_address", "2")
+            .setting("rate_limit.failed_logins_per_account", "2"),
+    )
+    .await;
+    identity.register("alice@example.com").await;
+
+    for n in 0..5 {
+        let response = identity.login("alice@example.com", PASSWORD).await;
+        assert_eq!(response.status(), StatusCode::OK, "login {n}");
+    }
+}
+
+#[tokio::test]
+async fn a_successful_login_clears_the_failures_of_its_account_and_address() {
+    let identity = Identity::spawn_with(
+        TestApp::builder().setting("rate_limit.failed_logins_per_account_address", "3"),
+    )
+    .await;
+    identity.register("alice@example.com").await;
+    identity.login("alice@example.com", WRONG).await;
+    identity.login("alice@example.com", WRONG).await;
+
+    let success = identity.login("alice@example.com", PASSWORD).await;
+    let mut after = Vec::new();
+    for _ in 0..4 {
+        after.push(identity.login("alice@example.com", WRONG).await.status());
+    }
+
+    assert_eq!(success.status(), StatusCode::OK);
+    assert_eq!(
+        after,
+        [
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::TOO_MANY_REQUESTS
+        ],
+        "three new failures are allowed after the success"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_guesses_are_bounded_like_sequential_ones() {
+    let identity = Identity::spawn_with(
+        TestApp::builder().setting("rate_limit.failed_logins_per_account_address", "3"),
+    )
+    .await;
+    identity.register("alice@example.com").await;
+
+    let guesses = (0..12).map(|_| identity.login("alice@example.com", WRONG));
+    let statuses: Vec<StatusCode> = futures_util::future::join_all(guesses)
+        .await
+        .iter()
+        .map(reqwest::Response::status)
+        .collect();
+
+    let checked = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::UNAUTHORIZED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!((checked, refused), (3, 9), "{statuses:?}");
+}
+
+#[tokio::test]
+async fn a_stranger_cannot_keep_the_owner_from_a_working_reset_link() {
+    let identity = Identity::spawn().await;
+    identity.register("alice@example.com").await;
+    let forgot = |source| {
+        identity.post_from(
+            source,
+            "/forgot-password",
+            json!({ "email": "alice@example.com" }),
+        )
+    };
+
+    let mut strangers = Vec::new();
+    for _ in 0..5 {
+        strangers.push(forgot(GUESSER).await.status());
+    }
+    let owners = forgot(OWNER).await;
+    let owners_link = identity
+        .token_from_mail("alice@example.com", "reset-password", 4)
+        .await;
+    let reset = identity
+        .post(
+            "/reset-password",
+            json!({ "token": owners_link, "newPassword": "a brand new passphrase" }),
+        )
+        .await;
+
+    assert_eq!(strangers[..3], [StatusCode::ACCEPTED; 3]);
+    assert_eq!(strangers[3..], [StatusCode::TOO_MANY_REQUESTS; 2]);
+    assert_eq!(owners.status(), StatusCode::ACCEPTED);
+    assert_eq!(
+        reset.status(),
+        StatusCode::NO_CONTENT,
+        "the links a stranger caused did not spend the owner's"
+    );
+}
+
+#[tokio::test]
+async fn mails_for_one_account_are_limited_across_addresses() {
+    let identity =
+        Identity::spawn_with(TestApp::builder().setting("rate_limit.email_per_account", "2")).await;
+    identity.register("alice@example.com").await;
+    let forgot = |source| {
+        identity.post_from(
+            source,
+            "/forgot-password",
+            json!({ "email": "alice@example.com" }),
+        )
+    };
+
+    let first = forgot("127.0.0.2").await;
+    let second = forgot("127.0.0.3").await;
+    let third = forgot("127.0.0.4").await;
+
+    assert_eq!(first.status(), StatusCode::ACCEPTED);
+    assert_eq!(second.status(), StatusCode::ACCEPTED);
+    assert_problem(third, StatusCode::TOO_MANY_REQUESTS).await;
+    identity
+        .token_from_mail("alice@example.com", "reset-password", 2)
+        .await;
+    assert_eq!(
+        identity.mail_count("alice@example.com").await,
+        3,
+        "the confirmation and two resets"
+    );
+}
+
+#[tokio::test]
+async fn registrations_from_one_address_are_limited() {
+    let identity =
+        Identity::spawn_with(TestApp::builder().setting("rate_limit.register_per_address", "1"))
+            .await;
+
+    identity.register("alice@example.com").await;
+    let second_registration = identity.register("bob@example.com").await;
+
     assert_problem(second_registration, StatusCode::TOO_MANY_REQUESTS).await;
-    assert_problem(second_reset, StatusCode::TOO_MANY_REQUESTS).await;
 }
 
 #[tokio::test]
@@ -71,17 +254,17 @@ async fn limits_hold_across_instances_sharing_redis() {
         TestApp::builder()
             .redis(RedisChoice::Shared)
             .setting("redis.key_prefix", &namespace)
-            .setting("rate_limit.login_per_account", "3")
+            .setting("rate_limit.failed_logins_per_account_address", "3")
     };
     let first = Identity::spawn_with(builder()).await;
     let second = Identity::spawn_with(builder()).await;
 
     let allowed = [
-        first.login("alice@example.com", "wrong password!").await,
-        second.login("alice@example.com", "wrong password!").await,
-        first.login("alice@example.com", "wrong password!").await,
+        first.login("alice@example.com", WRONG).await,
+        second.login("alice@example.com", WRONG).await,
+        first.login("alice@example.com", WRONG).await,
     ];
-    let limited = second.login("alice@example.com", "wrong password!").await;
+    let limited = second.login("alice@example.com", WRONG).await;
 
     for (n, response) in allowed.iter().enumerate() {
         assert_eq!(
@@ -99,12 +282,12 @@ async fn limits_can_be_switched_off() {
     let identity = Identity::spawn_with(
         TestApp::builder()
             .setting("rate_limit.enabled", "false")
-            .setting("rate_limit.login_per_address", "1"),
+            .setting("rate_limit.failed_logins_per_account_address", "1"),
     )
     .await;
 
-    identity.login("alice@example.com", "wrong password!").await;
-    let second = identity.login("alice@example.com", "wrong password!").await;
+    identity.login("alice@example.com", WRONG).await;
+    let second = identity.login("alice@example.com", WRONG).await;
 
     assert_eq!(second.status(), StatusCode::UNAUTHORIZED);
 }

@@ -1,4 +1,4 @@
-//! `/admin/users`: listing, locking and unlocking accounts.
+//! `/admin`: listing, locking and unlocking accounts, and the audit of locks and unlocks.
 //!
 //! The actions live on [`UsersAdminBase`], a reusable building block that declares no
 //! idempotency intent: whichever API serves them declares it next to its operations, as
@@ -12,7 +12,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 
-use super::views::UserView;
+use super::views::{AuditEntryView, UserView};
 use crate::service::IdentityService;
 
 /// User administration, for any API to serve. Every action checks the administrator role.
@@ -35,20 +35,36 @@ impl UsersAdminBase {
         ))
     }
 
-    /// Locks an account: it can neither log in nor refresh, and its sessions end.
+    /// Locks an account: it can neither log in nor refresh, and its sessions end. Audited.
     pub async fn lock(&self, admin: &Principal, user_id: &str) -> AppResult<()> {
-        self.service.authenticate_admin(admin).await?;
-        if admin.subject == user_id {
+        let admin = self.service.authenticate_admin(admin).await?;
+        if admin.id == user_id {
             return Err(AppError::Invalid(
                 "Administrators cannot lock their own account.".into(),
             ));
         }
-        self.service.lock(user_id).await
+        self.service.lock(&admin, user_id).await
     }
 
+    /// Lifts a lock. Audited.
     pub async fn unlock(&self, admin: &Principal, user_id: &str) -> AppResult<()> {
+        let admin = self.service.authenticate_admin(admin).await?;
+        self.service.unlock(&admin, user_id).await
+    }
+
+    /// The audit of locks and unlocks, newest first.
+    pub async fn audit(
+        &self,
+        admin: &Principal,
+        page: PageRequest,
+    ) -> AppResult<Page<AuditEntryView>> {
         self.service.authenticate_admin(admin).await?;
-        self.service.unlock(user_id).await
+        let (records, total) = self.service.audit(page).await?;
+        Ok(Page::new(
+            records.into_iter().map(AuditEntryView::from).collect(),
+            page,
+            total,
+        ))
     }
 }
 
@@ -58,7 +74,7 @@ enum ApiTags {
     Admin,
 }
 
-/// The `/admin/users` operations.
+/// The `/admin` operations.
 pub struct AdminApi {
     base: UsersAdminBase,
 }
@@ -77,6 +93,13 @@ enum ListUsersResponse {
 }
 
 #[derive(ApiResponse)]
+enum AuditResponse {
+    /// One page of the audit, newest first.
+    #[oai(status = 200)]
+    Ok(Json<Page<AuditEntryView>>),
+}
+
+#[derive(ApiResponse)]
 enum LockResponse {
     /// Done.
     #[oai(status = 204)]
@@ -84,10 +107,10 @@ enum LockResponse {
 }
 
 #[idempotency::intents]
-#[OpenApi(prefix_path = "/admin/users", tag = "ApiTags::Admin")]
+#[OpenApi(prefix_path = "/admin", tag = "ApiTags::Admin")]
 impl AdminApi {
     /// List accounts
-    #[oai(path = "/", method = "get", operation_id = "listUsers")]
+    #[oai(path = "/users", method = "get", operation_id = "listUsers")]
     async fn list(
         &self,
         auth: BearerAuth,
@@ -110,7 +133,7 @@ impl AdminApi {
     #[non_idempotent(
         "an administrative state change audited per call; locking twice is harmless, so nothing is replayed"
     )]
-    #[oai(path = "/:id/lock", method = "post", operation_id = "lockUser")]
+    #[oai(path = "/users/:id/lock", method = "post", operation_id = "lockUser")]
     async fn lock(&self, auth: BearerAuth, id: Path<String>) -> AppResult<LockResponse> {
         self.base.lock(&auth.0, &id.0).await?;
         Ok(LockResponse::Done)
@@ -120,9 +143,34 @@ impl AdminApi {
     #[non_idempotent(
         "an administrative state change audited per call; unlocking twice is harmless, so nothing is replayed"
     )]
-    #[oai(path = "/:id/unlock", method = "post", operation_id = "unlockUser")]
+    #[oai(
+        path = "/users/:id/unlock",
+        method = "post",
+        operation_id = "unlockUser"
+    )]
     async fn unlock(&self, auth: BearerAuth, id: Path<String>) -> AppResult<LockResponse> {
         self.base.unlock(&auth.0, &id.0).await?;
         Ok(LockResponse::Done)
+    }
+
+    /// The audit of locks and unlocks
+    ///
+    /// Who locked or unlocked which account, when, and in which request (its `X-Request-Id`),
+    /// newest first. Every lock and unlock is recorded in the same transaction as the change.
+    #[oai(path = "/audit", method = "get", operation_id = "listAdminAudit")]
+    async fn audit(
+        &self,
+        auth: BearerAuth,
+        /// Page number, from 1.
+        page: Query<Option<u32>>,
+        /// Items per page, 1 to 100 (default 20).
+        #[oai(name = "perPage")]
+        per_page: Query<Option<u32>>,
+    ) -> AppResult<AuditResponse> {
+        let page = self
+            .base
+            .audit(&auth.0, PageRequest::new(page.0, per_page.0))
+            .await?;
+        Ok(AuditResponse::Ok(Json(page)))
     }
 }

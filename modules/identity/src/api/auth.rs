@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use infra::rate_limit::{RateLimitSettings, RateLimiter};
 use kernel::{AppError, AppResult, BearerAuth, Problem, client_address};
 use poem::Request;
 use poem::http::StatusCode;
@@ -10,11 +9,11 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 
+use super::throttle::Throttle;
 use super::views::{
     ConfirmEmailRequest, EmailRequest, LoginRequest, RefreshRequest, RegisterRequest,
     ResetPasswordRequest, SessionView, TokenResponse, UserView,
 };
-use crate::domain::Email;
 use crate::service::IdentityService;
 
 #[derive(Tags)]
@@ -26,59 +25,13 @@ enum ApiTags {
 /// The `/auth` operations.
 pub struct AuthApi {
     service: Arc<IdentityService>,
-    limiter: RateLimiter,
-    limits: RateLimitSettings,
+    throttle: Throttle,
 }
 
 impl AuthApi {
-    pub fn new(
-        service: Arc<IdentityService>,
-        limiter: RateLimiter,
-        limits: RateLimitSettings,
-    ) -> Self {
-        Self {
-            service,
-            limiter,
-            limits,
-        }
+    pub fn new(service: Arc<IdentityService>, throttle: Throttle) -> Self {
+        Self { service, throttle }
     }
-
-    /// The limits on operations that send mail: per client address, and per account so that
-    /// nobody can fill a victim's inbox.
-    async fn limit_mail(&self, req: &Request, email: &str) -> AppResult<()> {
-        self.limit(&[
-            (
-                format!("email:address:{}", client_address(req)),
-                self.limits.email_per_address,
-            ),
-            (
-                format!("email:account:{}", account(email)),
-                self.limits.email_per_account,
-            ),
-        ])
-        .await
-    }
-
-    /// Counts a hit on each bucket; the first one over its limit answers 429.
-    async fn limit(&self, buckets: &[(String, u32)]) -> AppResult<()> {
-        if !self.limits.enabled {
-            return Ok(());
-        }
-        for (bucket, limit) in buckets {
-            let decision = self.limiter.hit(bucket, *limit, self.limits.window).await;
-            if let Some(retry_after_secs) = decision.retry_after_secs() {
-                return Err(AppError::TooManyRequests { retry_after_secs });
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The account bucket of an email, normalised so `A@x.io` and `a@x.io` share one.
-fn account(email: &str) -> String {
-    Email::parse(email)
-        .map(|e| e.as_str().to_owned())
-        .unwrap_or_else(|_| email.trim().to_lowercase())
 }
 
 #[derive(ApiResponse)]
@@ -147,11 +100,7 @@ impl AuthApi {
         req: &Request,
         body: Json<RegisterRequest>,
     ) -> AppResult<RegisterResponse> {
-        self.limit(&[(
-            format!("register:address:{}", client_address(req)),
-            self.limits.register_per_address,
-        )])
-        .await?;
+        self.throttle.register(&client_address(req)).await?;
         let body = body.0;
         let user = self
             .service
@@ -164,29 +113,25 @@ impl AuthApi {
     ///
     /// Answers a fresh access and refresh token pair. An unknown email and a wrong password get
     /// the same 401; a locked or (when required) unconfirmed account gets 403 once the password
-    /// is right; 429 after too many attempts from one address or on one account.
+    /// is right. 429 with `Retry-After` after too many failed attempts on one account from one
+    /// address, on one account from anywhere, or from one address on any accounts; a successful
+    /// login clears the count of its account and address.
     #[non_idempotent(
         "every call must issue a fresh token pair and session; a replay would hand out another call's tokens"
     )]
     #[oai(path = "/login", method = "post", operation_id = "login")]
     async fn login(&self, req: &Request, body: Json<LoginRequest>) -> AppResult<TokensResponse> {
-        self.limit(&[
-            (
-                format!("login:address:{}", client_address(req)),
-                self.limits.login_per_address,
-            ),
-            (
-                format!("login:account:{}", account(&body.email)),
-                self.limits.login_per_account,
-            ),
-        ])
-        .await?;
+        let attempt = self
+            .throttle
+            .login(&body.email, &client_address(req))
+            .await?;
         let user_agent = req.header("user-agent").map(str::to_owned);
-        let pair = self
+        let outcome = self
             .service
             .login(&body.email, &body.password, user_agent)
-            .await?;
-        Ok(TokensResponse::Ok(Json(pair.into())))
+            .await;
+        attempt.settle(&outcome).await;
+        Ok(TokensResponse::Ok(Json(outcome?.into())))
     }
 
     /// Refresh the token pair
@@ -274,15 +219,18 @@ impl AuthApi {
         req: &Request,
         body: Json<EmailRequest>,
     ) -> AppResult<AcceptedResponse> {
-        self.limit_mail(req, &body.email).await?;
-        self.service.forgot_password(&body.email).await?;
+        self.throttle
+            .mail(&body.email, &client_address(req))
+            .await?;
+        self.service.forgot_password(&body.email)?;
         Ok(AcceptedResponse::Accepted)
     }
 
     /// Reset the password
     ///
     /// Sets a new password with the token from a reset mail, and ends every session of the
-    /// account. The token works once; a newer reset link invalidates older ones.
+    /// account. Any reset link mailed works until it expires or one of them is used: using one spends
+    /// them all.
     #[idempotent]
     #[oai(
         path = "/reset-password",
@@ -314,8 +262,10 @@ impl AuthApi {
         req: &Request,
         body: Json<EmailRequest>,
     ) -> AppResult<AcceptedResponse> {
-        self.limit_mail(req, &body.email).await?;
-        self.service.send_email_confirmation(&body.email).await?;
+        self.throttle
+            .mail(&body.email, &client_address(req))
+            .await?;
+        self.service.send_email_confirmation(&body.email)?;
         Ok(AcceptedResponse::Accepted)
     }
 

@@ -2,4 +2,5 @@
 
 pub mod admin;
 pub mod auth;
+pub mod throttle;
 pub mod views;

@@ -3,7 +3,7 @@
 
 use poem_openapi::Object;
 
-use crate::repository::{SessionRecord, UserRecord};
+use crate::repository::{AuditRecord, SessionRecord, UserRecord};
 use crate::service::TokenPair;
 
 /// A new account.
@@ -134,6 +134,36 @@ impl SessionView {
             created_at_ms: session.created_at_ms,
             last_used_at_ms: session.last_used_at_ms,
             expires_at_ms: session.expires_at_ms,
+        }
+    }
+}
+
+/// One administrator's lock or unlock of an account.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AuditEntryView {
+    pub id: String,
+    /// The administrator who made the change.
+    pub actor_id: String,
+    /// `lock` or `unlock`.
+    pub action: String,
+    /// The account changed.
+    pub target_id: String,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// The `X-Request-Id` of the request that made the change.
+    pub request_id: Option<String>,
+}
+
+impl From<AuditRecord> for AuditEntryView {
+    fn from(record: AuditRecord) -> Self {
+        Self {
+            id: record.id,
+            actor_id: record.actor_id,
+            action: record.action,
+            target_id: record.target_id,
+            at_ms: record.at_ms,
+            request_id: record.request_id,
         }
     }
 }

@@ -1,0 +1,176 @@
+//! One-time links (password reset, email confirmation): minted, stored as hashes and mailed.
+//!
+//! Whether an address has an account must show neither in the answer to a request for a link
+//! (always 202) nor in how long it takes. So such a request only puts the address on a
+//! [`LinkQueue`]; a worker looks the account up, stores the token and sends the mail after the
+//! answer has gone. The queue is bounded: when it is full the request is refused with 503 and
+//! `Retry-After`, whatever the address, which says nothing either.
+//!
+//! Every link sent stays valid until it expires or one link of its purpose is used, which
+//! spends them all: a stranger asking for links for someone else's address only fills that
+//! inbox with working links (and the mail limits bound how many), never leaves the owner without
+//! one.
+//!
+//! Queued requests live in memory: a process that stops before its queue is empty drops them,
+//! and the client, who saw no mail arrive, asks again.
+
+use std::sync::Arc;
+
+use infra::database::now_ms;
+use infra::mail::{MailTemplate, Mailer};
+use kernel::{AppError, AppResult};
+use tokio::sync::mpsc;
+
+use crate::domain::{Email, OpaqueToken};
+use crate::repository::{IdentityRepository, TokenPurpose, UserRecord};
+use crate::settings::IdentitySettings;
+
+const CONFIRM_EMAIL: MailTemplate = MailTemplate {
+    subject: "Confirm your email address",
+    text: include_str!("../templates/confirm_email.txt"),
+    html: include_str!("../templates/confirm_email.html"),
+};
+
+const RESET_PASSWORD: MailTemplate = MailTemplate {
+    subject: "Reset your password",
+    text: include_str!("../templates/reset_password.txt"),
+    html: include_str!("../templates/reset_password.html"),
+};
+
+/// How many link requests may wait for the worker.
+const QUEUE_CAPACITY: usize = 1024;
+
+/// Mints a one-time token, stores its hash and mails its link.
+#[derive(Clone)]
+pub struct LinkMailer {
+    repository: IdentityRepository,
+    settings: Arc<IdentitySettings>,
+    mailer: Arc<dyn Mailer>,
+}
+
+impl LinkMailer {
+    pub fn new(
+        repository: IdentityRepository,
+        settings: Arc<IdentitySettings>,
+        mailer: Arc<dyn Mailer>,
+    ) -> Self {
+        Self {
+            repository,
+            settings,
+            mailer,
+        }
+    }
+
+    /// Stores a new token for `user` and mails its link. The mail is sent in the background:
+    /// how long SMTP takes is nobody's business but the log's.
+    pub async fn send(&self, user: &UserRecord, purpose: TokenPurpose) -> AppResult<()> {
+        let token = OpaqueToken::generate();
+        let (ttl, template, page) = match purpose {
+            TokenPurpose::ResetPassword => (
+                self.settings.reset_token_ttl,
+                RESET_PASSWORD,
+                "reset-password",
+            ),
+            TokenPurpose::ConfirmEmail => (
+                self.settings.confirmation_token_ttl,
+                CONFIRM_EMAIL,
+                "confirm-email",
+            ),
+        };
+        let now = now_ms();
+        self.repository
+            .add_one_time_token(
+                &user.id,
+                purpose,
+                &token.hash,
+                now,
+                now + ttl.as_millis() as i64,
+            )
+            .await?;
+        let link = format!(
+            "{}/{page}?token={}",
+            self.settings.public_base_url.trim_end_matches('/'),
+            token.plain
+        );
+        let expires = humantime::format_duration(ttl).to_string();
+        let name = user
+            .display_name
+            .clone()
+            .unwrap_or_else(|| user.email.clone());
+        let mail = template.render(
+            &user.email,
+            &[
+                ("name", &name),
+                ("service", &self.settings.service_name),
+                ("link", &link),
+                ("expires", &expires),
+            ],
+        );
+        let mailer = Arc::clone(&self.mailer);
+        tokio::spawn(async move {
+            if let Err(err) = mailer.send(mail).await {
+                tracing::error!(error = %err, "a mail could not be sent");
+            }
+        });
+        Ok(())
+    }
+
+    /// Sends the link `request` asks for, if its address has an account that needs one.
+    async fn serve(&self, request: LinkRequest) -> AppResult<()> {
+        let Some(user) = self
+            .repository
+            .user_by_email(request.email.as_str())
+            .await?
+        else {
+            return Ok(());
+        };
+        let wanted = match request.purpose {
+            TokenPurpose::ResetPassword => true,
+            TokenPurpose::ConfirmEmail => user.email_confirmed_at_ms.is_none(),
+        };
+        if wanted {
+            self.send(&user, request.purpose).await?;
+        }
+        Ok(())
+    }
+}
+
+/// A link asked for an address, not yet looked up.
+struct LinkRequest {
+    email: Email,
+    purpose: TokenPurpose,
+}
+
+/// The bounded queue in front of the worker that serves link requests.
+pub struct LinkQueue {
+    requests: mpsc::Sender<LinkRequest>,
+}
+
+impl LinkQueue {
+    /// Starts the worker (on the current Tokio runtime); it ends when the queue is dropped.
+    pub fn start(mailer: LinkMailer) -> Self {
+        let (requests, mut queued) = mpsc::channel::<LinkRequest>(QUEUE_CAPACITY);
+        tokio::spawn(async move {
+            while let Some(request) = queued.recv().await {
+                if let Err(err) = mailer.serve(request).await {
+                    tracing::error!(error = %err, "a one-time link could not be sent");
+                }
+            }
+        });
+        Self { requests }
+    }
+
+    /// Queues a link for `email`; 503 with `Retry-After` when the queue is full.
+    pub fn request(&self, email: Email, purpose: TokenPurpose) -> AppResult<()> {
+        self.requests
+            .try_send(LinkRequest { email, purpose })
+            .map_err(|err| match err {
+                mpsc::error::TrySendError::Full(_) => AppError::Busy {
+                    retry_after_secs: 1,
+                },
+                mpsc::error::TrySendError::Closed(_) => {
+                    AppError::internal(std::io::Error::other("the link worker has stopped"))
+                }
+            })
+    }
+}
