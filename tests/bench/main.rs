@@ -46,7 +46,8 @@
 //! authentication step, as an authenticated API call does.
 //!
 //! Scenario (b)'s question, what merely being wrapped costs, is also answered without HTTP (see
-//! [`guard_cost`]), because over HTTP the answer is smaller than this machine's noise.
+//! [`guard_cost`]), because over HTTP the answer is smaller than this machine's noise. So is
+//! what refusing revoked sessions adds to every authenticated request ([`revocation_cost`]).
 //!
 //! Before all that, while the process's heap is fresh, a memory flood: a million distinct-key
 //! first executions against the in-process store at its default bound of 100,000 records, with
@@ -59,8 +60,10 @@
 
 mod flood;
 mod guard_cost;
+mod mail_timing;
 mod redis_stats;
 mod report;
+mod revocation_cost;
 mod wrk;
 
 use std::collections::BTreeMap;
@@ -103,6 +106,9 @@ async fn main() -> ExitCode {
 
 async fn run() -> anyhow::Result<()> {
     let options = Options::parse(std::env::args().skip(1))?;
+    if let Some(requests) = options.mail_timing {
+        return mail_timing::run(requests).await;
+    }
     wrk::ensure_installed().await?;
     ensure!(
         wrk::script_path().is_file(),
@@ -157,6 +163,7 @@ async fn run() -> anyhow::Result<()> {
             machine: &machine,
             results: &BTreeMap::new(),
             guard_cost: None,
+            revocation_cost: None,
             flood: flood.as_ref(),
             elapsed: started.elapsed(),
         });
@@ -219,12 +226,15 @@ async fn run() -> anyhow::Result<()> {
     // Last, on a runtime with nothing else left to run.
     eprintln!("the guard's no-key path, in process...");
     let guard_cost = guard_cost::measure().await?;
+    eprintln!("the authentication step's revocation check, in process...");
+    let revocation_cost = revocation_cost::measure().await?;
 
     report::print(&report::Report {
         options: &options,
         machine: &machine,
         results: &results,
         guard_cost: Some(guard_cost),
+        revocation_cost: Some(revocation_cost),
         flood: flood.as_ref(),
         elapsed: started.elapsed(),
     });
@@ -263,6 +273,9 @@ pub struct Options {
     /// Every request carries a valid bearer token (verified once per request by the
     /// authentication step), as authenticated API calls do.
     pub bearer: bool,
+    /// Instead of benchmarking, times this many requests for links to a registered address and
+    /// as many to unknown ones (see [`mail_timing`]).
+    pub mail_timing: Option<usize>,
     /// Instead of benchmarking, serves the fixtures with the in-process store for this many
     /// seconds, for trying wrk scripts by hand.
     pub serve: Option<u64>,
@@ -272,12 +285,13 @@ pub struct Options {
 
 impl Options {
     const USAGE: &'static str = "usage: idempotency_bench [--quick] [--duration SECS] \
-        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS]\n\
+        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N]\n\
         defaults: --duration 2 --rounds 5 --connections 32 --flood-keys 1000000 (about 3 min)\n\
         --quick:  --duration 1 --rounds 3 --flood-keys 300000 (under a minute)\n\
         --flood-keys 0 skips the memory flood, --flood-only runs nothing else;\n\
         --bearer sends a valid access token with every request;\n\
-        --serve SECS only serves the fixtures (in-process store) for trying wrk by hand";
+        --serve SECS only serves the fixtures (in-process store) for trying wrk by hand;\n\
+        --mail-timing N only times N link requests for a registered and N for unknown addresses";
 
     fn parse(args: impl Iterator<Item = String>) -> anyhow::Result<Options> {
         let args: Vec<String> = args.collect();
@@ -289,6 +303,7 @@ impl Options {
             flood_only: false,
             bearer: false,
             serve: None,
+            mail_timing: None,
             args: args.clone(),
         };
         let mut rest = args.iter();
@@ -312,6 +327,7 @@ impl Options {
                 "--flood-only" => options.flood_only = true,
                 "--bearer" => options.bearer = true,
                 "--serve" => options.serve = Some(value(arg)?),
+                "--mail-timing" => options.mail_timing = Some(value(arg)?.max(10) as usize),
                 "-h" | "--help" => {
                     println!("{}", Self::USAGE);
                     std::process::exit(0);

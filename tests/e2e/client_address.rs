@@ -21,7 +21,7 @@ fn limited(builder: TestAppBuilder) -> TestAppBuilder {
     builder.setting("rate_limit.register_per_address", "1")
 }
 
-/// Registers a fresh account from `source`, sending `forwarded` as the forwarding header.
+/// Registers a fresh account from `source`, sending `header` (a forwarding header).
 async fn register(app: &TestApp, source: &str, header: (&str, &str)) -> StatusCode {
     let source: IpAddr = source.parse().expect("a loopback address");
     let email = format!("user-{}@example.com", testing::unique_suffix());
@@ -173,4 +173,18 @@ async fn anonymous_idempotency_keys_are_scoped_by_the_forwarded_client() {
         StatusCode::UNPROCESSABLE_ENTITY,
         "the same client reusing its key for another body"
     );
+}
+
+#[tokio::test]
+async fn a_client_over_ipv6_is_limited_by_its_slash_64() {
+    let app = limited(TestApp::builder().setting("server.host", "::1"))
+        .spawn()
+        .await;
+
+    let first = register(&app, "::1", ("x-forwarded-for", "198.51.100.1")).await;
+    let second = register(&app, "::1", ("x-forwarded-for", "198.51.100.2")).await;
+
+    assert!(app.url("/").starts_with("http://[::1]:"), "{}", app.url("/"));
+    assert_eq!(first, StatusCode::CREATED);
+    assert_eq!(second, StatusCode::TOO_MANY_REQUESTS);
 }
