@@ -184,7 +184,11 @@ async fn a_client_over_ipv6_is_limited_by_its_slash_64() {
     let first = register(&app, "::1", ("x-forwarded-for", "198.51.100.1")).await;
     let second = register(&app, "::1", ("x-forwarded-for", "198.51.100.2")).await;
 
-    assert!(app.url("/").starts_with("http://[::1]:"), "{}", app.url("/"));
+    assert!(
+        app.url("/").starts_with("http://[::1]:"),
+        "{}",
+        app.url("/")
+    );
     assert_eq!(first, StatusCode::CREATED);
     assert_eq!(second, StatusCode::TOO_MANY_REQUESTS);
 }
