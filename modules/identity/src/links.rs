@@ -17,12 +17,12 @@
 use std::sync::Arc;
 
 use infra::database::now_ms;
-use infra::mail::{MailTemplate, Mailer};
+use infra::mail::{Mail, MailTemplate, Mailer};
 use kernel::{AppError, AppResult};
 use tokio::sync::mpsc;
 
 use crate::domain::{Email, OpaqueToken};
-use crate::repository::{IdentityRepository, TokenPurpose, UserRecord};
+use crate::repository::{IdentityRepository, OneTimeTokenRecord, TokenPurpose, UserRecord};
 use crate::settings::IdentitySettings;
 
 const CONFIRM_EMAIL: MailTemplate = MailTemplate {
@@ -61,9 +61,10 @@ impl LinkMailer {
         }
     }
 
-    /// Stores a new token for `user` and mails its link. The mail is sent in the background:
-    /// how long SMTP takes is nobody's business but the log's.
-    pub async fn send(&self, user: &UserRecord, purpose: TokenPurpose) -> AppResult<()> {
+    /// A new link for `user`: the token's record to store, and the mail to send once it is
+    /// stored (see [`Self::mail`]). Nothing is written yet, so a use case can store the record
+    /// in its own transaction.
+    pub fn mint(&self, user: &UserRecord, purpose: TokenPurpose) -> Link {
         let token = OpaqueToken::generate();
         let (ttl, template, page) = match purpose {
             TokenPurpose::ResetPassword => (
@@ -78,15 +79,13 @@ impl LinkMailer {
             ),
         };
         let now = now_ms();
-        self.repository
-            .add_one_time_token(
-                &user.id,
-                purpose,
-                &token.hash,
-                now,
-                now + ttl.as_millis() as i64,
-            )
-            .await?;
+        let record = OneTimeTokenRecord {
+            token_hash: token.hash,
+            user_id: user.id.clone(),
+            purpose,
+            created_at_ms: now,
+            expires_at_ms: now + ttl.as_millis() as i64,
+        };
         let link = format!(
             "{}/{page}?token={}",
             self.settings.public_base_url.trim_end_matches('/'),
@@ -106,12 +105,25 @@ impl LinkMailer {
                 ("expires", &expires),
             ],
         );
+        Link { record, mail }
+    }
+
+    /// Sends a stored link's mail in the background: how long SMTP takes is nobody's business
+    /// but the log's.
+    pub fn mail(&self, link: Link) {
         let mailer = Arc::clone(&self.mailer);
         tokio::spawn(async move {
-            if let Err(err) = mailer.send(mail).await {
+            if let Err(err) = mailer.send(link.mail).await {
                 tracing::error!(error = %err, "a mail could not be sent");
             }
         });
+    }
+
+    /// Stores a new link for `user` and mails it.
+    pub async fn send(&self, user: &UserRecord, purpose: TokenPurpose) -> AppResult<()> {
+        let link = self.mint(user, purpose);
+        self.repository.add_one_time_token(&link.record).await?;
+        self.mail(link);
         Ok(())
     }
 
@@ -133,6 +145,12 @@ impl LinkMailer {
         }
         Ok(())
     }
+}
+
+/// A minted link: the record to store, then the mail to send.
+pub struct Link {
+    pub record: OneTimeTokenRecord,
+    mail: Mail,
 }
 
 /// A link asked for an address, not yet looked up.

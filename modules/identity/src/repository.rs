@@ -117,6 +117,16 @@ pub enum RefreshTokenState {
     },
 }
 
+/// A one-time token as stored (its hash, never the token).
+#[derive(Debug, Clone)]
+pub struct OneTimeTokenRecord {
+    pub token_hash: String,
+    pub user_id: String,
+    pub purpose: TokenPurpose,
+    pub created_at_ms: i64,
+    pub expires_at_ms: i64,
+}
+
 /// Why a one-time token is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenPurpose {
@@ -172,9 +182,15 @@ impl IdentityRepository {
         self.database.pool()
     }
 
-    /// Inserts an account; `Ok(false)` when the email is taken.
-    pub async fn insert_user(&self, user: &UserRecord) -> AppResult<bool> {
-        let result = sqlx::query(
+    /// Inserts an account with its first confirmation token, in one transaction; `Ok(false)`
+    /// when the email is taken.
+    pub async fn insert_user(
+        &self,
+        user: &UserRecord,
+        confirmation: &OneTimeTokenRecord,
+    ) -> AppResult<bool> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let inserted = sqlx::query(
             "INSERT INTO identity_users (id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
@@ -186,14 +202,17 @@ impl IdentityRepository {
         .bind(user.email_confirmed_at_ms)
         .bind(user.locked_at_ms)
         .bind(user.created_at_ms)
-        .execute(self.pool())
+        .execute(&mut *tx)
         .await;
-        match result {
-            Ok(_) => Ok(true),
+        match inserted {
+            Ok(_) => {}
             // The unique index is the arbiter, so two concurrent registrations cannot both win.
-            Err(sqlx::Error::Database(err)) if err.is_unique_violation() => Ok(false),
-            Err(err) => Err(internal(err)),
+            Err(sqlx::Error::Database(err)) if err.is_unique_violation() => return Ok(false),
+            Err(err) => return Err(internal(err)),
         }
+        insert_one_time_token(&mut tx, confirmation).await?;
+        tx.commit().await.map_err(internal)?;
+        Ok(true)
     }
 
     pub async fn user_by_email(&self, email: &str) -> AppResult<Option<UserRecord>> {
@@ -235,14 +254,23 @@ impl IdentityRepository {
         Ok((users, total.max(0) as u64))
     }
 
-    pub async fn confirm_email(&self, user_id: &str, at_ms: i64) -> AppResult<()> {
+    /// Spends a confirmation token and confirms its account's email, in one transaction.
+    /// Returns the account, or `None` when the token was invalid, expired or spent.
+    pub async fn confirm_email(&self, token_hash: &str, at_ms: i64) -> AppResult<Option<String>> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let Some(user_id) =
+            spend_one_time_token(&mut tx, token_hash, TokenPurpose::ConfirmEmail, at_ms).await?
+        else {
+            return Ok(None);
+        };
         sqlx::query("UPDATE identity_users SET email_confirmed_at_ms = $1 WHERE id = $2 AND email_confirmed_at_ms IS NULL")
             .bind(at_ms)
-            .bind(user_id)
-            .execute(self.pool())
+            .bind(&user_id)
+            .execute(&mut *tx)
             .await
             .map_err(internal)?;
-        Ok(())
+        tx.commit().await.map_err(internal)?;
+        Ok(Some(user_id))
     }
 
     /// Locks or unlocks `change.target` on behalf of `change.actor`, and records it in the
@@ -545,26 +573,10 @@ impl IdentityRepository {
 
     /// Stores a new one-time token. The account's other live tokens of that purpose stay valid
     /// (see [`crate::links`]): using any of them spends them all.
-    pub async fn add_one_time_token(
-        &self,
-        user_id: &str,
-        purpose: TokenPurpose,
-        token_hash: &str,
-        now_ms: i64,
-        expires_at_ms: i64,
-    ) -> AppResult<()> {
-        sqlx::query(
-            "INSERT INTO identity_one_time_tokens (token_hash, user_id, purpose, created_at_ms, expires_at_ms, used_at_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
-        )
-        .bind(token_hash)
-        .bind(user_id)
-        .bind(purpose.as_str())
-        .bind(now_ms)
-        .bind(expires_at_ms)
-        .execute(self.pool())
-        .await
-        .map_err(internal)?;
-        Ok(())
+    pub async fn add_one_time_token(&self, token: &OneTimeTokenRecord) -> AppResult<()> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        insert_one_time_token(&mut tx, token).await?;
+        tx.commit().await.map_err(internal)
     }
 
     /// Whether a one-time token is unused and unexpired now, without spending it (to avoid
@@ -586,22 +598,24 @@ impl IdentityRepository {
         .map_err(internal)?;
         Ok(row.is_some())
     }
-
-    /// Spends a one-time token: returns its user when it was unused and unexpired.
-    pub async fn consume_one_time_token(
-        &self,
-        token_hash: &str,
-        purpose: TokenPurpose,
-        now_ms: i64,
-    ) -> AppResult<Option<String>> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
-        let user_id = spend_one_time_token(&mut tx, token_hash, purpose, now_ms).await?;
-        tx.commit().await.map_err(internal)?;
-        Ok(user_id)
-    }
 }
 
 type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+
+async fn insert_one_time_token(tx: &mut Transaction, token: &OneTimeTokenRecord) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO identity_one_time_tokens (token_hash, user_id, purpose, created_at_ms, expires_at_ms, used_at_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
+    )
+    .bind(&token.token_hash)
+    .bind(&token.user_id)
+    .bind(token.purpose.as_str())
+    .bind(token.created_at_ms)
+    .bind(token.expires_at_ms)
+    .execute(&mut **tx)
+    .await
+    .map_err(internal)?;
+    Ok(())
+}
 
 /// Marks a live one-time token used, with every other unused token of its account and purpose,
 /// and returns its account. The first update is conditional, so of two concurrent uses (of one
@@ -722,6 +736,27 @@ mod tests {
         IdentityRepository::new(database)
     }
 
+    /// The confirmation token registration stores with an account.
+    fn confirmation(user_id: &str) -> OneTimeTokenRecord {
+        OneTimeTokenRecord {
+            token_hash: format!("confirm-{user_id}"),
+            user_id: user_id.to_owned(),
+            purpose: TokenPurpose::ConfirmEmail,
+            created_at_ms: 1,
+            expires_at_ms: i64::MAX,
+        }
+    }
+
+    fn reset_token(user_id: &str, token_hash: &str) -> OneTimeTokenRecord {
+        OneTimeTokenRecord {
+            token_hash: token_hash.to_owned(),
+            user_id: user_id.to_owned(),
+            purpose: TokenPurpose::ResetPassword,
+            created_at_ms: 5,
+            expires_at_ms: i64::MAX,
+        }
+    }
+
     fn user(id: &str, roles: &[&str]) -> UserRecord {
         UserRecord {
             id: id.into(),
@@ -759,7 +794,7 @@ mod tests {
     /// An administrator (made on first use) locks `target` at `at_ms`.
     async fn lock(repository: &IdentityRepository, target: &str, at_ms: i64) -> ChangeOutcome {
         repository
-            .insert_user(&user("admin", &[ADMIN_ROLE]))
+            .insert_user(&user("admin", &[ADMIN_ROLE]), &confirmation("admin"))
             .await
             .unwrap();
         change(repository, "admin", AdminAction::Lock, target, at_ms).await
@@ -768,7 +803,10 @@ mod tests {
     #[tokio::test]
     async fn locks_and_unlocks_are_audited_newest_first() {
         let repository = repository().await;
-        repository.insert_user(&user("bob", &[])).await.unwrap();
+        repository
+            .insert_user(&user("bob", &[]), &confirmation("bob"))
+            .await
+            .unwrap();
 
         lock(&repository, "bob", 10).await;
         change(&repository, "admin", AdminAction::Unlock, "bob", 20).await;
@@ -800,10 +838,13 @@ mod tests {
     async fn a_locked_administrator_can_no_longer_lock_and_nothing_is_recorded() {
         let repository = repository().await;
         repository
-            .insert_user(&user("ada", &[ADMIN_ROLE]))
+            .insert_user(&user("ada", &[ADMIN_ROLE]), &confirmation("ada"))
             .await
             .unwrap();
-        repository.insert_user(&user("bob", &[])).await.unwrap();
+        repository
+            .insert_user(&user("bob", &[]), &confirmation("bob"))
+            .await
+            .unwrap();
         lock(&repository, "ada", 10).await;
 
         let by_locked_admin = change(&repository, "ada", AdminAction::Lock, "bob", 20).await;
@@ -823,14 +864,21 @@ mod tests {
     #[tokio::test]
     async fn using_one_of_several_live_links_spends_them_all() {
         let repository = repository().await;
-        repository.insert_user(&user("ada", &[])).await.unwrap();
+        repository
+            .insert_user(&user("ada", &[]), &confirmation("ada"))
+            .await
+            .unwrap();
         for token in ["t1", "t2", "t3"] {
             repository
-                .add_one_time_token("ada", TokenPurpose::ResetPassword, token, 5, i64::MAX)
+                .add_one_time_token(&OneTimeTokenRecord {
+                    token_hash: token.to_owned(),
+                    purpose: TokenPurpose::ConfirmEmail,
+                    ..confirmation("ada")
+                })
                 .await
                 .unwrap();
         }
-        let purpose = TokenPurpose::ResetPassword;
+        let purpose = TokenPurpose::ConfirmEmail;
         for token in ["t1", "t2", "t3"] {
             assert!(
                 repository
@@ -840,10 +888,7 @@ mod tests {
             );
         }
 
-        let spent = repository
-            .consume_one_time_token("t2", purpose, 7)
-            .await
-            .unwrap();
+        let spent = repository.confirm_email("t2", 7).await.unwrap();
 
         assert_eq!(spent.as_deref(), Some("ada"));
         for token in ["t1", "t2", "t3"] {
@@ -854,13 +899,7 @@ mod tests {
                     .unwrap()
             );
         }
-        assert_eq!(
-            repository
-                .consume_one_time_token("t1", purpose, 9)
-                .await
-                .unwrap(),
-            None
-        );
+        assert_eq!(repository.confirm_email("t1", 9).await.unwrap(), None);
     }
 
     async fn session_of_a_new_user(repository: &IdentityRepository, refresh_hash: &str) -> String {
@@ -875,7 +914,12 @@ mod tests {
             created_at_ms: 1,
             password_changed_at_ms: None,
         };
-        assert!(repository.insert_user(&user).await.unwrap());
+        assert!(
+            repository
+                .insert_user(&user, &confirmation("user-1"))
+                .await
+                .unwrap()
+        );
         let session = SessionRecord {
             id: "session-1".into(),
             user_id: user.id,
@@ -960,7 +1004,7 @@ mod tests {
         let repository = repository().await;
         session_of_a_new_user(&repository, "r1").await;
         repository
-            .add_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
+            .add_one_time_token(&reset_token("user-1", "t"))
             .await
             .unwrap();
         repository
@@ -1004,7 +1048,7 @@ mod tests {
         let repository = repository().await;
         let session = session_of_a_new_user(&repository, "r1").await;
         repository
-            .add_one_time_token("user-1", TokenPurpose::ResetPassword, "t", 5, i64::MAX)
+            .add_one_time_token(&reset_token("user-1", "t"))
             .await
             .unwrap();
 

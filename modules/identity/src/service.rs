@@ -118,12 +118,18 @@ impl IdentityService {
             created_at_ms: now_ms(),
             password_changed_at_ms: None,
         };
-        if !self.repository.insert_user(&user).await? {
+        // The account and its confirmation token in one transaction; the mail once both are in.
+        let confirmation = self.links.mint(&user, TokenPurpose::ConfirmEmail);
+        if !self
+            .repository
+            .insert_user(&user, &confirmation.record)
+            .await?
+        {
             return Err(AppError::Conflict(
                 "An account with this email already exists.".into(),
             ));
         }
-        self.links.send(&user, TokenPurpose::ConfirmEmail).await?;
+        self.links.mail(confirmation);
         Ok(user)
     }
 
@@ -352,10 +358,14 @@ impl IdentityService {
         }
     }
 
+    /// Confirms the email address of the token's account, spending the token (and the
+    /// account's other confirmation links) in the same transaction.
     pub async fn confirm_email(&self, token: &str) -> AppResult<()> {
-        let now = now_ms();
-        let user_id = self.spend(token, TokenPurpose::ConfirmEmail, now).await?;
-        self.repository.confirm_email(&user_id, now).await
+        self.repository
+            .confirm_email(&OpaqueToken::hash_of(token), now_ms())
+            .await?
+            .map(drop)
+            .ok_or_else(|| unusable_token(TokenPurpose::ConfirmEmail))
     }
 
     pub async fn list_users(&self, page: PageRequest) -> AppResult<(Vec<UserRecord>, u64)> {
@@ -442,16 +452,6 @@ impl IdentityService {
             refresh_token,
             expires_in_secs: self.access_token_ttl.as_secs(),
         })
-    }
-
-    /// Spends a one-time token and returns its account, or a 400 that does not say which of
-    /// invalid, expired or spent it was.
-    async fn spend(&self, token: &str, purpose: TokenPurpose, now: i64) -> AppResult<String> {
-        let hash = OpaqueToken::hash_of(token);
-        self.repository
-            .consume_one_time_token(&hash, purpose, now)
-            .await?
-            .ok_or_else(|| unusable_token(purpose))
     }
 
     /// argon2 is deliberately slow: keep it off the async workers, a bounded number at once.

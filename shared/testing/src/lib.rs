@@ -12,6 +12,7 @@
 //! how to provide one.
 
 pub mod database;
+pub mod fault;
 pub mod gate;
 pub mod redis;
 pub mod smtp;

@@ -2,6 +2,7 @@
 
 mod accounts;
 mod admin;
+mod all_or_nothing;
 mod idempotency;
 mod mail_links;
 mod rate_limits;
