@@ -31,19 +31,13 @@ async fn locking_an_account_ends_its_sessions_and_blocks_login_until_unlocked() 
     let alice_id = identity.user_id(&alice.access).await;
 
     let locked = identity
-        .post_as(
-            &admin.access,
-            &format!("/api/v1/admin/users/{alice_id}/lock"),
-        )
+        .admin_action(&admin.access, "lock", &alice_id)
         .await;
     let login_while_locked = identity.login("alice@example.com", PASSWORD).await;
     let refresh_while_locked = identity.refresh(&alice.refresh).await;
     let me_while_locked = identity.get_as(&alice.access, "/api/v1/auth/me").await;
     let unlocked = identity
-        .post_as(
-            &admin.access,
-            &format!("/api/v1/admin/users/{alice_id}/unlock"),
-        )
+        .admin_action(&admin.access, "unlock", &alice_id)
         .await;
     let login_after = identity.login("alice@example.com", PASSWORD).await;
 
@@ -62,9 +56,7 @@ async fn a_non_administrator_cannot_lock_anyone() {
     let bob = identity.signed_in("bob@example.com").await;
     let bob_id = identity.user_id(&bob.access).await;
 
-    let response = identity
-        .post_as(&alice.access, &format!("/api/v1/admin/users/{bob_id}/lock"))
-        .await;
+    let response = identity.admin_action(&alice.access, "lock", &bob_id).await;
 
     assert_problem(response, StatusCode::FORBIDDEN).await;
     assert_eq!(
@@ -108,10 +100,7 @@ async fn every_lock_and_unlock_is_audited_with_its_actor_target_and_request_id()
         .await
         .unwrap();
     identity
-        .post_as(
-            &admin.access,
-            &format!("/api/v1/admin/users/{alice_id}/unlock"),
-        )
+        .admin_action(&admin.access, "unlock", &alice_id)
         .await;
     let audit = identity.get_as(&admin.access, "/api/v1/admin/audit").await;
 
@@ -154,13 +143,9 @@ async fn administrators_locking_each_other_at_once_leave_one_of_them_active() {
             identity.user_id(&bob.access).await,
         );
 
-        let (lock_bob, lock_ada) = (
-            format!("/api/v1/admin/users/{bob_id}/lock"),
-            format!("/api/v1/admin/users/{ada_id}/lock"),
-        );
         let (ada_locks_bob, bob_locks_ada) = tokio::join!(
-            identity.post_as(&ada.access, &lock_bob),
-            identity.post_as(&bob.access, &lock_ada),
+            identity.admin_action(&ada.access, "lock", &bob_id),
+            identity.admin_action(&bob.access, "lock", &ada_id),
         );
 
         let statuses = [ada_locks_bob.status(), bob_locks_ada.status()];

@@ -67,12 +67,7 @@ async fn a_confirmation_that_fails_does_not_spend_its_link() {
 async fn a_password_reset_that_fails_keeps_the_password_and_the_link() {
     let identity = Identity::spawn().await;
     identity.register("alice@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let token = identity
-        .token_from_mail("alice@example.com", "reset-password", 1)
-        .await;
+    let token = identity.reset_link("alice@example.com", 1).await;
     let reset = || {
         identity.post(
             "/reset-password",
@@ -154,20 +149,21 @@ async fn a_lock_whose_audit_record_fails_leaves_the_account_unlocked() {
     let identity = Identity::spawn().await;
     let admin = identity.signed_in_admin("admin@example.com").await;
     let alice = identity.signed_in("alice@example.com").await;
-    let lock = format!(
-        "/api/v1/admin/users/{}/lock",
-        identity.user_id(&alice.access).await
-    );
+    let alice_id = identity.user_id(&alice.access).await;
     let fault = identity
         .app
         .database
         .inject_fault("identity_admin_audit", Statement::Insert)
         .await;
 
-    let failed = identity.post_as(&admin.access, &lock).await;
+    let failed = identity
+        .admin_action(&admin.access, "lock", &alice_id)
+        .await;
     let alice_meanwhile = identity.get_as(&alice.access, "/api/v1/auth/me").await;
     fault.remove().await;
-    let retried = identity.post_as(&admin.access, &lock).await;
+    let retried = identity
+        .admin_action(&admin.access, "lock", &alice_id)
+        .await;
 
     assert_problem(failed, StatusCode::INTERNAL_SERVER_ERROR).await;
     assert_eq!(
@@ -185,22 +181,22 @@ async fn an_unlock_whose_audit_record_fails_leaves_the_account_locked() {
     let alice = identity.signed_in("alice@example.com").await;
     let alice_id = identity.user_id(&alice.access).await;
     let locked = identity
-        .post_as(
-            &admin.access,
-            &format!("/api/v1/admin/users/{alice_id}/lock"),
-        )
+        .admin_action(&admin.access, "lock", &alice_id)
         .await;
-    let unlock = format!("/api/v1/admin/users/{alice_id}/unlock");
     let fault = identity
         .app
         .database
         .inject_fault("identity_admin_audit", Statement::Insert)
         .await;
 
-    let failed = identity.post_as(&admin.access, &unlock).await;
+    let failed = identity
+        .admin_action(&admin.access, "unlock", &alice_id)
+        .await;
     let login_meanwhile = identity.login("alice@example.com", PASSWORD).await;
     fault.remove().await;
-    let retried = identity.post_as(&admin.access, &unlock).await;
+    let retried = identity
+        .admin_action(&admin.access, "unlock", &alice_id)
+        .await;
 
     assert_eq!(locked.status(), StatusCode::NO_CONTENT);
     assert_problem(failed, StatusCode::INTERNAL_SERVER_ERROR).await;

@@ -91,18 +91,8 @@ async fn a_reset_token_works_once() {
 async fn an_older_reset_link_still_works_and_using_it_spends_the_newer_one() {
     let identity = Identity::spawn().await;
     identity.register("alice@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let older = identity
-        .token_from_mail("alice@example.com", "reset-password", 1)
-        .await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let newer = identity
-        .token_from_mail("alice@example.com", "reset-password", 2)
-        .await;
+    let older = identity.reset_link("alice@example.com", 1).await;
+    let newer = identity.reset_link("alice@example.com", 2).await;
 
     let with_older = identity
         .post(
@@ -126,12 +116,7 @@ async fn an_expired_reset_token_is_refused() {
     let identity =
         Identity::spawn_with(TestApp::builder().setting("identity.reset_token_ttl", "1s")).await;
     identity.register("alice@example.com").await;
-    identity
-        .post("/forgot-password", json!({ "email": "alice@example.com" }))
-        .await;
-    let token = identity
-        .token_from_mail("alice@example.com", "reset-password", 1)
-        .await;
+    let token = identity.reset_link("alice@example.com", 1).await;
 
     tokio::time::sleep(Duration::from_millis(1_200)).await;
     let late = identity
@@ -297,8 +282,5 @@ async fn concurrent_uses_of_one_reset_token_change_the_password_once() {
 /// Registers `email`, asks for a reset link and returns the token it carries.
 async fn reset_token_of_a_new_account(identity: &Identity, email: &str) -> String {
     identity.register(email).await;
-    identity
-        .post("/forgot-password", json!({ "email": email }))
-        .await;
-    identity.token_from_mail(email, "reset-password", 1).await
+    identity.reset_link(email, 1).await
 }

@@ -113,15 +113,45 @@ impl Identity {
             .expect("request failed")
     }
 
+    /// Asks for a reset mail for `email` and returns the token of the `count`-th reset link
+    /// that address has received.
+    pub async fn reset_link(&self, email: &str, count: usize) -> String {
+        self.forgot_password(email).await;
+        self.token_from_mail(email, "reset-password", count).await
+    }
+
+    pub async fn forgot_password(&self, email: &str) -> reqwest::Response {
+        self.post("/forgot-password", json!({ "email": email }))
+            .await
+    }
+
+    /// [`Self::forgot_password`] from the loopback address `source`.
+    pub async fn forgot_password_from(&self, source: &str, email: &str) -> reqwest::Response {
+        self.post_from(source, "/forgot-password", json!({ "email": email }))
+            .await
+    }
+
+    /// The administrator `admin_access` applies `action` (`lock` or `unlock`) to `user_id`.
+    pub async fn admin_action(
+        &self,
+        admin_access: &str,
+        action: &str,
+        user_id: &str,
+    ) -> reqwest::Response {
+        self.post_as(
+            admin_access,
+            &format!("/api/v1/admin/users/{user_id}/{action}"),
+        )
+        .await
+    }
+
     /// Asks for a reset mail for `email`, takes the link's token, and resets the password.
     pub async fn reset_password_by_mail(
         &self,
         email: &str,
         new_password: &str,
     ) -> reqwest::Response {
-        self.post("/forgot-password", json!({ "email": email }))
-            .await;
-        let token = self.token_from_mail(email, "reset-password", 1).await;
+        let token = self.reset_link(email, 1).await;
         self.post(
             "/reset-password",
             json!({ "token": token, "newPassword": new_password }),

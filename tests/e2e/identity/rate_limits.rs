@@ -172,13 +172,7 @@ async fn concurrent_guesses_are_bounded_like_sequential_ones() {
 async fn a_stranger_cannot_keep_the_owner_from_a_working_reset_link() {
     let identity = Identity::spawn().await;
     identity.register("alice@example.com").await;
-    let forgot = |source| {
-        identity.post_from(
-            source,
-            "/forgot-password",
-            json!({ "email": "alice@example.com" }),
-        )
-    };
+    let forgot = |source| identity.forgot_password_from(source, "alice@example.com");
 
     let mut strangers = Vec::new();
     for _ in 0..5 {
@@ -210,13 +204,7 @@ async fn mails_for_one_account_are_limited_across_addresses() {
     let identity =
         Identity::spawn_with(TestApp::builder().setting("rate_limit.email_per_account", "2")).await;
     identity.register("alice@example.com").await;
-    let forgot = |source| {
-        identity.post_from(
-            source,
-            "/forgot-password",
-            json!({ "email": "alice@example.com" }),
-        )
-    };
+    let forgot = |source| identity.forgot_password_from(source, "alice@example.com");
 
     let first = forgot("127.0.0.2").await;
     let second = forgot("127.0.0.3").await;

@@ -36,12 +36,7 @@ async fn refused_within(identity: &Identity, access: &str, limit: Duration) -> O
 }
 
 async fn lock(identity: &Identity, admin: &Tokens, user_id: &str) {
-    let locked = identity
-        .post_as(
-            &admin.access,
-            &format!("/api/v1/admin/users/{user_id}/lock"),
-        )
-        .await;
+    let locked = identity.admin_action(&admin.access, "lock", user_id).await;
     assert_eq!(locked.status(), StatusCode::NO_CONTENT);
 }
 
