@@ -281,3 +281,137 @@ impl IdempotencyFixtureApi {
         }
     }
 }
+
+/// Operations under `/api/v1/fixtures/effects` that leave a row in `fixture_effects` (their
+/// side effect, counted by the tests) in one database transaction: one transactional, one
+/// plainly idempotent, to show the difference a crash after the commit makes.
+#[derive(Clone)]
+pub struct EffectsFixtureApi {
+    pool: sqlx::AnyPool,
+}
+
+/// The effect's label, which the tests count by.
+#[derive(Debug, Object)]
+pub struct EffectInput {
+    pub label: String,
+}
+
+/// The row an effect left.
+#[derive(Debug, Object)]
+pub struct Effect {
+    pub id: String,
+    pub label: String,
+}
+
+#[derive(ApiResponse)]
+pub enum EffectResponse {
+    /// The effect took place.
+    #[oai(status = 201)]
+    Created(Json<Effect>),
+}
+
+impl EffectsFixtureApi {
+    /// Connects to the service's database (`database_url`) and makes the effects table.
+    pub async fn connect(database_url: &str) -> Self {
+        sqlx::any::install_default_drivers();
+        // Before the service starts, the SQLite file may not exist yet.
+        let url = match database_url.starts_with("sqlite:") && !database_url.contains('?') {
+            true => format!("{database_url}?mode=rwc"),
+            false => database_url.to_owned(),
+        };
+        let pool = sqlx::any::AnyPoolOptions::new()
+            .max_connections(2)
+            .connect(&url)
+            .await
+            .expect("the fixture connects to the test database");
+        sqlx::query(
+            "CREATE TABLE IF NOT EXISTS fixture_effects (id TEXT PRIMARY KEY, label TEXT NOT NULL)",
+        )
+        .execute(&pool)
+        .await
+        .expect("the fixture makes its table");
+        Self { pool }
+    }
+
+    /// The service's database, for tests that look at it.
+    pub fn pool(&self) -> &sqlx::AnyPool {
+        &self.pool
+    }
+
+    /// How many effects carry `label`.
+    pub async fn effects(&self, label: &str) -> i64 {
+        use sqlx::Row as _;
+        sqlx::query("SELECT COUNT(*) AS n FROM fixture_effects WHERE label = $1")
+            .bind(label)
+            .fetch_one(&self.pool)
+            .await
+            .and_then(|row| row.try_get("n"))
+            .expect("counting effects")
+    }
+
+    /// Inserts the effect in a transaction; `record` writes the outcome in it before the commit.
+    async fn take_effect(
+        &self,
+        label: String,
+    ) -> kernel::AppResult<(sqlx::Transaction<'static, sqlx::Any>, Effect)> {
+        let effect = Effect {
+            id: uuid::Uuid::new_v4().to_string(),
+            label,
+        };
+        let mut transaction = self
+            .pool
+            .begin()
+            .await
+            .map_err(kernel::AppError::internal)?;
+        sqlx::query("INSERT INTO fixture_effects (id, label) VALUES ($1, $2)")
+            .bind(&effect.id)
+            .bind(&effect.label)
+            .execute(&mut *transaction)
+            .await
+            .map_err(kernel::AppError::internal)?;
+        Ok((transaction, effect))
+    }
+}
+
+#[idempotency::intents]
+#[OpenApi(prefix_path = "/fixtures/effects")]
+impl EffectsFixtureApi {
+    /// Takes effect and commits its answer with it.
+    #[idempotent(transactional)]
+    #[oai(
+        path = "/transactional",
+        method = "post",
+        operation_id = "fixtureEffectTransactional"
+    )]
+    async fn transactional(
+        &self,
+        outcome: idempotency::OutcomeRecorder,
+        body: Json<EffectInput>,
+    ) -> kernel::AppResult<idempotency::Recorded<EffectResponse>> {
+        let (mut transaction, effect) = self.take_effect(body.0.label).await?;
+        let recorded = outcome
+            .prepare(EffectResponse::Created(Json(effect)))
+            .await
+            .map_err(kernel::AppError::internal)?
+            .record(&mut transaction)
+            .await
+            .map_err(kernel::AppError::internal)?;
+        transaction
+            .commit()
+            .await
+            .map_err(kernel::AppError::internal)?;
+        Ok(recorded)
+    }
+
+    /// Takes effect; the answer is kept only by the idempotency store.
+    #[idempotent]
+    #[oai(path = "/plain", method = "post", operation_id = "fixtureEffectPlain")]
+    async fn plain(&self, body: Json<EffectInput>) -> kernel::AppResult<EffectResponse> {
+        let (transaction, effect) = self.take_effect(body.0.label).await?;
+        transaction
+            .commit()
+            .await
+            .map_err(kernel::AppError::internal)?;
+        Ok(EffectResponse::Created(Json(effect)))
+    }
+}

@@ -171,6 +171,15 @@ impl TestApp {
         Self::builder().spawn().await
     }
 
+    /// What the intent gate watches: the guard's store calls and its looks for committed
+    /// outcomes.
+    pub fn guard_marks(&self) -> testing::gate::GuardMarks {
+        testing::gate::GuardMarks {
+            store_operations: self.idempotency.store().operations(),
+            outcome_reads: self.idempotency.outcome_reads(),
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
     }

@@ -105,8 +105,13 @@ pub fn intent_inventory(document: &Value) -> String {
                     Some("idempotent") => (
                         "idempotent",
                         format!(
-                            "replayed for {}{}{}",
+                            "replayed for {}{}{}{}",
                             declaration["retention"].as_str().unwrap_or("?"),
+                            if declaration["transactional"] == true {
+                                "; transactional (the answer is committed with the effect)"
+                            } else {
+                                ""
+                            },
                             if declaration["keyRequired"] == true {
                                 "; key required"
                             } else {
@@ -154,11 +159,11 @@ mod tests {
     use super::intent_inventory;
 
     #[test]
-    fn the_inventory_says_which_operations_require_a_key_or_fail_closed() {
+    fn the_inventory_says_which_operations_are_transactional_require_a_key_or_fail_closed() {
         let document = json!({ "paths": {
             "/pay": { "post": { "operationId": "pay", "x-idempotency": {
                 "intent": "idempotent", "retention": "PT24H", "keyRequired": true,
-                "onStoreFailure": "reject"
+                "onStoreFailure": "reject", "transactional": true
             } } },
             "/things": { "post": { "operationId": "create", "x-idempotency": {
                 "intent": "idempotent", "retention": "PT24H", "keyRequired": false,
@@ -172,7 +177,7 @@ mod tests {
         let table = intent_inventory(&document);
 
         assert!(table.contains(
-            "| `pay` | `POST /pay` | idempotent | replayed for PT24H; key required; fails closed (503) when the store is down |"
+            "| `pay` | `POST /pay` | idempotent | replayed for PT24H; transactional (the answer is committed with the effect); key required; fails closed (503) when the store is down |"
         ), "{table}");
         assert!(
             table.contains("| `create` | `POST /things` | idempotent | replayed for PT24H |"),

@@ -12,8 +12,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use idempotency::intent::DeclaredIntents;
-use idempotency::{Idempotency, IdempotencySettings};
-use infra::Database;
+use idempotency::{DurableOutcomes, Idempotency, IdempotencySettings};
 use infra::http::{Authenticate, BodyLimit, ResolveClient, observe, panic_as_problem};
 use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
@@ -21,6 +20,7 @@ use infra::rate_limit::{RateLimitSettings, RateLimiter};
 use infra::redis::AtStartup;
 use infra::revocation::Revocations;
 use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
+use infra::{Database, Migration};
 use kernel::{Authenticator, TokenVerifier};
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{CatchPanic, Cors, SetHeader};
@@ -30,6 +30,16 @@ use poem_openapi::{OpenApi, OpenApiService};
 use crate::docs::{self, OpenApiDocument};
 use crate::health::HealthApi;
 use crate::modules;
+
+/// The idempotency layer's own table (see `idempotency::durable`).
+const DURABLE_OUTCOMES_MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "outcomes committed by transactional operations",
+    sql: idempotency::durable::MIGRATION,
+}];
+
+/// How often expired committed outcomes are deleted.
+const OUTCOME_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
 /// A built service, bound to its port, ready to serve.
 pub struct Application {
@@ -123,14 +133,23 @@ impl Application {
         idempotency_settings
             .validate()
             .map_err(|(key, reason)| SettingsError::invalid(key, reason))?;
-        let idempotency = Arc::new(match &redis {
-            Some(connection) => Idempotency::with_redis(
-                connection.clone(),
-                &settings.redis.key_prefix,
-                idempotency_settings,
-            ),
-            None => Idempotency::in_process(idempotency_settings),
-        });
+        // Transactional operations commit their outcomes in the service's own database.
+        database
+            .migrate("idempotency", DURABLE_OUTCOMES_MIGRATIONS)
+            .await?;
+        let durable = DurableOutcomes::new(database.pool().clone());
+        background.push(durable.clone().sweep_periodically(OUTCOME_SWEEP_INTERVAL));
+        let idempotency = Arc::new(
+            match &redis {
+                Some(connection) => Idempotency::with_redis(
+                    connection.clone(),
+                    &settings.redis.key_prefix,
+                    idempotency_settings,
+                ),
+                None => Idempotency::in_process(idempotency_settings),
+            }
+            .with_durable_outcomes(durable),
+        );
         let context = ModuleContext {
             settings: settings.clone(),
             database: database.clone(),

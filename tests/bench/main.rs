@@ -668,6 +668,7 @@ fn delta(after: MetricsSnapshot, before: MetricsSnapshot) -> MetricsSnapshot {
             - before.completed_after_disconnect,
         rejected_store_unavailable: after.rejected_store_unavailable
             - before.rejected_store_unavailable,
+        recovered: after.recovered - before.recovered,
     }
 }
 

@@ -11,21 +11,16 @@ use poem_openapi::payload::PlainText;
 use testing::gate::{assert_idempotency_intents, check_idempotency_intents};
 
 async fn gate_failures(app: &TestApp) -> Vec<String> {
-    check_idempotency_intents(&app.address, &app.token_for("gate"), || {
-        app.idempotency.store().operations()
-    })
-    .await
-    .expect_err("the gate must refuse this API")
+    check_idempotency_intents(&app.address, &app.token_for("gate"), || app.guard_marks())
+        .await
+        .expect_err("the gate must refuse this API")
 }
 
 #[tokio::test]
 async fn the_service_passes_the_gate() {
     let app = TestApp::spawn().await;
 
-    assert_idempotency_intents(&app.address, &app.token_for("gate"), || {
-        app.idempotency.store().operations()
-    })
-    .await;
+    assert_idempotency_intents(&app.address, &app.token_for("gate"), || app.guard_marks()).await;
 }
 
 #[tokio::test]
@@ -37,10 +32,7 @@ async fn the_test_fixtures_pass_the_gate() {
         ))
         .await;
 
-    assert_idempotency_intents(&app.address, &app.token_for("gate"), || {
-        app.idempotency.store().operations()
-    })
-    .await;
+    assert_idempotency_intents(&app.address, &app.token_for("gate"), || app.guard_marks()).await;
 }
 
 /// Forgot to declare anything (no `#[intents]` at all).
@@ -287,10 +279,7 @@ async fn inherited_and_overridden_intents_are_what_is_served() {
         })
         .await;
 
-    assert_idempotency_intents(&app.address, &app.token_for("gate"), || {
-        app.idempotency.store().operations()
-    })
-    .await;
+    assert_idempotency_intents(&app.address, &app.token_for("gate"), || app.guard_marks()).await;
     let document: serde_json::Value = app.get("/openapi.json").await.json().await.unwrap();
     let paths = &document["paths"];
     assert_eq!(
@@ -305,4 +294,64 @@ async fn inherited_and_overridden_intents_are_what_is_served() {
         paths["/api/v1/inherit/override"]["post"]["x-idempotency"]["intent"],
         "idempotent"
     );
+}
+
+/// Documented as transactional, but guarded as a plain idempotent operation: its guard never
+/// looks for a committed outcome, so a crash after its commit would execute it again.
+struct TransactionalInNameOnlyApi;
+
+#[OpenApi(prefix_path = "/gate")]
+impl TransactionalInNameOnlyApi {
+    #[oai(
+        path = "/in-name-only",
+        method = "post",
+        operation_id = "gateTransactionalInNameOnly",
+        transform = "idempotent"
+    )]
+    async fn in_name_only(&self) -> PlainText<&'static str> {
+        PlainText("ran")
+    }
+}
+
+impl DeclaredIntents for TransactionalInNameOnlyApi {
+    fn declared_intents() -> Vec<OperationIntent> {
+        vec![OperationIntent {
+            operation_id: "gateTransactionalInNameOnly",
+            method: "POST",
+            path: "/gate/in-name-only",
+            intent: Intent::Idempotent {
+                key_required: false,
+                on_store_failure: idempotency::intent::OnStoreFailure::Execute,
+                transactional: true,
+            },
+        }]
+    }
+}
+
+#[tokio::test]
+async fn a_transactional_operation_that_never_looks_for_its_outcome_fails_the_gate_by_name() {
+    let app = TestApp::builder()
+        .spawn_with(TransactionalInNameOnlyApi)
+        .await;
+
+    let failures = gate_failures(&app).await;
+
+    assert!(
+        failures.iter().any(|f| f
+            .contains("(gateTransactionalInNameOnly): documented as transactional")
+            && f.contains("did not look for a committed outcome")),
+        "{failures:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_transactional_fixtures_pass_the_gate() {
+    let database = testing::database::TestDatabase::create().await;
+    let fixture = e2e::fixtures::EffectsFixtureApi::connect(database.url()).await;
+    let app = TestApp::builder()
+        .database(database)
+        .spawn_with(fixture)
+        .await;
+
+    assert_idempotency_intents(&app.address, &app.token_for("gate"), || app.guard_marks()).await;
 }

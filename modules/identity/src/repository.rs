@@ -1,5 +1,6 @@
 //! SQL for accounts, sessions and tokens. Times are Unix milliseconds; ids are UUIDv7 strings.
 
+use idempotency::{PreparedOutcome, Recorded};
 use infra::Database;
 
 use crate::domain::ADMIN_ROLE;
@@ -543,16 +544,17 @@ impl IdentityRepository {
         Ok(result.rows_affected() > 0)
     }
 
-    /// Spends a reset token, sets the new password hash and revokes every session of the
-    /// account, in one transaction: all of it happens, or none. Returns the sessions revoked,
-    /// or `None` when the token was invalid, expired or spent (concurrently
-    /// too: the conditional update lets one use win).
-    pub async fn reset_password(
+    /// Spends a reset token, sets the new password hash, revokes every session of the account
+    /// and records the operation's `answer`, in one transaction: all of it happens, or none.
+    /// Returns the sessions revoked and the recorded answer, or `None` when the token was
+    /// invalid, expired or spent (concurrently too: the conditional update lets one use win).
+    pub async fn reset_password<R>(
         &self,
         token_hash: &str,
         new_hash: &str,
         now_ms: i64,
-    ) -> AppResult<Option<Vec<String>>> {
+        answer: PreparedOutcome<R>,
+    ) -> AppResult<Option<(Vec<String>, Recorded<R>)>> {
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let Some(user_id) =
             spend_one_time_token(&mut tx, token_hash, TokenPurpose::ResetPassword, now_ms).await?
@@ -567,8 +569,9 @@ impl IdentityRepository {
             .await
             .map_err(internal)?;
         let revoked = revoke_sessions_of(&mut tx, &user_id, now_ms).await?;
+        let recorded = answer.record(&mut tx).await.map_err(internal)?;
         tx.commit().await.map_err(internal)?;
-        Ok(Some(revoked))
+        Ok(Some((revoked, recorded)))
     }
 
     /// Stores a new one-time token. The account's other live tokens of that purpose stay valid
@@ -791,6 +794,25 @@ mod tests {
             .unwrap()
     }
 
+    /// Resets the password with reset token `token`, outside any keyed request (nothing to
+    /// record); the sessions revoked, or `None` when the token did not work.
+    async fn reset(
+        repository: &IdentityRepository,
+        token: &str,
+        new_hash: &str,
+        at_ms: i64,
+    ) -> Option<Vec<String>> {
+        let answer = idempotency::OutcomeRecorder::default()
+            .prepare(())
+            .await
+            .unwrap();
+        repository
+            .reset_password(token, new_hash, at_ms, answer)
+            .await
+            .unwrap()
+            .map(|(revoked, _)| revoked)
+    }
+
     /// An administrator (made on first use) locks `target` at `at_ms`.
     async fn lock(repository: &IdentityRepository, target: &str, at_ms: i64) -> ChangeOutcome {
         repository
@@ -1007,10 +1029,7 @@ mod tests {
             .add_one_time_token(&reset_token("user-1", "t"))
             .await
             .unwrap();
-        repository
-            .reset_password("t", "new-hash", 10)
-            .await
-            .unwrap();
+        reset(&repository, "t", "new-hash", 10).await;
 
         let opened = repository
             .open_session(&second_session(), "r2", "hash", "hash")
@@ -1052,14 +1071,8 @@ mod tests {
             .await
             .unwrap();
 
-        let first = repository
-            .reset_password("t", "new-hash", 10)
-            .await
-            .unwrap();
-        let second = repository
-            .reset_password("t", "other-hash", 11)
-            .await
-            .unwrap();
+        let first = reset(&repository, "t", "new-hash", 10).await;
+        let second = reset(&repository, "t", "other-hash", 11).await;
 
         assert_eq!(first, Some(vec![session]));
         assert_eq!(second, None);

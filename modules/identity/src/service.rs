@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use idempotency::{PreparedOutcome, Recorded};
 use infra::database::now_ms;
 use infra::mail::Mailer;
 use infra::revocation::Revocations;
@@ -321,8 +322,14 @@ impl IdentityService {
         self.request_link(email, TokenPurpose::ResetPassword)
     }
 
-    /// Sets a new password with a reset token and ends every session of the account.
-    pub async fn reset_password(&self, token: &str, new_password: &str) -> AppResult<()> {
+    /// Sets a new password with a reset token and ends every session of the account. `answer`
+    /// is the operation's response, committed with the reset (see `idempotency::durable`).
+    pub async fn reset_password<R>(
+        &self,
+        token: &str,
+        new_password: &str,
+        answer: PreparedOutcome<R>,
+    ) -> AppResult<Recorded<R>> {
         let password = Password::parse(new_password, "newPassword")?;
         let token_hash = OpaqueToken::hash_of(token);
         // Checked before hashing, so a guessed token costs no argon2; spent (atomically, with
@@ -335,13 +342,13 @@ impl IdentityService {
             return Err(unusable_token(TokenPurpose::ResetPassword));
         }
         let hash = self.hash_off_thread(password).await?;
-        let revoked = self
+        let (revoked, recorded) = self
             .repository
-            .reset_password(&token_hash, &hash, now_ms())
+            .reset_password(&token_hash, &hash, now_ms(), answer)
             .await?
             .ok_or_else(|| unusable_token(TokenPurpose::ResetPassword))?;
         self.revocations.revoke(&revoked).await;
-        Ok(())
+        Ok(recorded)
     }
 
     /// Mails a confirmation link when the account exists and is unconfirmed; says nothing

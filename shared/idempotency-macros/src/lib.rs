@@ -3,8 +3,8 @@
 //! Put it above `#[OpenApi]` on an API impl. On every operation it reads one of:
 //!
 //! - `#[idempotent]` (or `#[idempotent(key_required)]`, `#[idempotent(on_store_failure =
-//!   "reject")]`, or both): the operation is wrapped by the idempotency guard, by adding (or
-//!   composing with) its `transform`. Declaring and guarding are one act, so one can never drift
+//!   "reject")]`, `#[idempotent(transactional)]`, or several): the operation is wrapped by the
+//!   idempotency guard, by adding (or composing with) its `transform`. Declaring and guarding are one act, so one can never drift
 //!   from the other. The guard also learns whether the operation is secured (one of its
 //!   arguments is a security scheme), so that it never scopes such a request anonymously.
 //! - `#[non_idempotent("why")]`: the operation is deliberately not deduplicated; the
@@ -40,6 +40,8 @@ enum Declaration {
         key_required: bool,
         /// `"execute"` (fail open, the default) or `"reject"` (fail closed).
         on_store_failure: OnStoreFailure,
+        /// The outcome is committed in the operation's own transaction.
+        transactional: bool,
     },
     NonIdempotent {
         justification: LitStr,
@@ -117,18 +119,33 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
             Declaration::Idempotent {
                 key_required,
                 on_store_failure,
+                transactional,
             } => {
+                if *transactional && !returns_recorded(&function.sig) {
+                    errors.push(syn::Error::new_spanned(
+                        &function.sig.output,
+                        format!(
+                            "`{name}` is #[idempotent(transactional)]: it must return \
+                             `Recorded<...>` (made by `OutcomeRecorder::prepare(..)` then \
+                             `.record(&mut transaction)`), the proof that its outcome was \
+                             committed in its own transaction"
+                        ),
+                    ));
+                    continue;
+                }
                 let on_store_failure = on_store_failure.tokens();
                 (
                     quote!(::idempotency::intent::Intent::Idempotent {
                         key_required: #key_required,
                         on_store_failure: #on_store_failure,
+                        transactional: #transactional,
                     }),
                     Some(
                         quote!(::idempotency::guard(inner, ::idempotency::GuardOptions {
                             key_required: #key_required,
                             on_store_failure: #on_store_failure,
                             secured: #secured,
+                            transactional: #transactional,
                         })),
                     ),
                 )
@@ -256,11 +273,34 @@ impl OnStoreFailure {
     }
 }
 
-const IDEMPOTENT_USAGE: &str = "expected #[idempotent], or #[idempotent(...)] with `key_required` \
-     and/or `on_store_failure = \"reject\"` (or \"execute\", the default)";
+const IDEMPOTENT_USAGE: &str = "expected #[idempotent], or #[idempotent(...)] with any of \
+     `key_required`, `transactional` and `on_store_failure = \"reject\"` (or \"execute\", the default)";
+
+/// Whether the operation's return type mentions `Recorded` (as `Recorded<R>` or inside
+/// `AppResult<Recorded<R>>`): only `PreparedOutcome::record` makes one.
+fn returns_recorded(signature: &syn::Signature) -> bool {
+    match &signature.output {
+        syn::ReturnType::Type(_, ty) => quote!(#ty).into_iter().flat_map(flatten_tokens).any(
+            |token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "Recorded"),
+        ),
+        syn::ReturnType::Default => false,
+    }
+}
+
+fn flatten_tokens(token: proc_macro2::TokenTree) -> Vec<proc_macro2::TokenTree> {
+    match token {
+        proc_macro2::TokenTree::Group(group) => group
+            .stream()
+            .into_iter()
+            .flat_map(flatten_tokens)
+            .collect(),
+        other => vec![other],
+    }
+}
 
 fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
     let mut key_required = false;
+    let mut transactional = false;
     let mut on_store_failure = OnStoreFailure::Execute;
     match &attr.meta {
         Meta::Path(_) => {}
@@ -269,6 +309,7 @@ fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
             for option in options {
                 match &option {
                     Meta::Path(path) if path.is_ident("key_required") => key_required = true,
+                    Meta::Path(path) if path.is_ident("transactional") => transactional = true,
                     Meta::NameValue(nv) if nv.path.is_ident("on_store_failure") => {
                         on_store_failure = match &nv.value {
                             Expr::Lit(ExprLit {
@@ -294,6 +335,7 @@ fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
     Ok(Declaration::Idempotent {
         key_required,
         on_store_failure,
+        transactional,
     })
 }
 
@@ -462,6 +504,35 @@ mod tests {
         .unwrap();
         assert!(out.contains("let inner = audit (endpoint)"), "{out}");
         assert!(out.contains("key_required : true"), "{out}");
+    }
+
+    #[test]
+    fn a_transactional_operation_must_return_a_recorded_answer() {
+        let forgot = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(transactional)]
+                #[oai(path = "/reset", method = "post", operation_id = "reset")]
+                async fn reset(&self) -> AppResult<Done> {}
+            }"#,
+        )
+        .expect_err("a transactional operation that does not return Recorded<...>");
+        let recorded = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(transactional)]
+                #[oai(path = "/reset", method = "post", operation_id = "reset")]
+                async fn reset(&self) -> AppResult<Recorded<Done>> {}
+            }"#,
+        )
+        .unwrap();
+
+        assert!(forgot.contains("must return `Recorded<...>`"), "{forgot}");
+        assert_eq!(
+            recorded.matches("transactional : true").count(),
+            2,
+            "{recorded}"
+        );
     }
 
     #[test]

@@ -41,6 +41,7 @@ use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument as _;
 
+use crate::durable::{DurableOutcomes, PendingOutcome};
 use crate::intent::{Intent, OnStoreFailure};
 use crate::key::{ClientKey, Fingerprint, ScopeKey};
 use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
@@ -59,6 +60,8 @@ pub const IDEMPOTENT_REPLAY: &str = "x-idempotent-replay";
 /// finds it; the guards themselves are stateless.
 pub struct Idempotency {
     store: Store,
+    /// Where transactional operations commit their outcomes; set by the host.
+    durable: Option<DurableOutcomes>,
     settings: IdempotencySettings,
     metrics: Metrics,
     executions: TaskTracker,
@@ -71,6 +74,7 @@ impl Idempotency {
     pub fn new(store: Store, settings: IdempotencySettings) -> Self {
         Self {
             store,
+            durable: None,
             settings,
             metrics: Metrics::default(),
             executions: TaskTracker::new(),
@@ -96,6 +100,23 @@ impl Idempotency {
     ) -> Self {
         let store = RedisStore::new(connection, key_prefix);
         Self::new(Store::Redis(store), settings)
+    }
+
+    /// Lets transactional operations commit their outcomes in `outcomes` (the service's
+    /// database, with [`crate::durable::MIGRATION`] applied).
+    pub fn with_durable_outcomes(mut self, outcomes: DurableOutcomes) -> Self {
+        self.durable = Some(outcomes);
+        self
+    }
+
+    /// Where transactional operations commit their outcomes, if the host set it.
+    pub fn durable_outcomes(&self) -> Option<&DurableOutcomes> {
+        self.durable.as_ref()
+    }
+
+    /// Looks for committed outcomes so far (see [`DurableOutcomes::reads`]); 0 without them.
+    pub fn outcome_reads(&self) -> u64 {
+        self.durable.as_ref().map_or(0, DurableOutcomes::reads)
     }
 
     pub fn settings(&self) -> &IdempotencySettings {
@@ -158,6 +179,9 @@ pub struct GuardOptions {
     /// The operation declares a security requirement: a request without a proven caller gets
     /// its 401 from the guard, before the store is touched, and is never scoped anonymously.
     pub secured: bool,
+    /// The handler records its outcome in its own database transaction (see
+    /// [`crate::durable`]): a fresh claim first looks for a committed outcome to replay.
+    pub transactional: bool,
 }
 
 impl GuardOptions {
@@ -167,10 +191,12 @@ impl GuardOptions {
             Intent::Idempotent {
                 key_required,
                 on_store_failure,
+                transactional,
             } => Some(Self {
                 key_required,
                 on_store_failure,
                 secured,
+                transactional,
             }),
             Intent::NonIdempotent { .. } => None,
         }
@@ -308,6 +334,23 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
             }
             match claimed {
                 Ok(Claim::Acquired(token)) => {
+                    if self.options.transactional
+                        && let Some(durable) = layer.durable.clone()
+                    {
+                        match self
+                            .recover(&layer, &durable, &scope, &token, &fingerprint)
+                            .await
+                        {
+                            Recovery::Answer(response) => return Ok(response),
+                            Recovery::Execute => {
+                                req.extensions_mut().insert(PendingOutcome::new(
+                                    &scope,
+                                    &fingerprint,
+                                    settings.retention,
+                                ));
+                            }
+                        }
+                    }
                     return self.execute_claimed(layer, scope, token, req).await;
                 }
                 Ok(Claim::Completed(stored)) => {
@@ -351,7 +394,61 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
     }
 }
 
+/// What a fresh claim of a transactional operation found in the database.
+enum Recovery {
+    /// Nothing committed: execute.
+    Execute,
+    /// A committed outcome (replayed, or 422 for another payload), or 503 when the database
+    /// could not say.
+    Answer(Response),
+}
+
 impl<E: Endpoint + 'static> Guard<E> {
+    /// Looks for an outcome a transactional execution committed (a process that died after its
+    /// commit, before the store kept the response): replays it, and completes the store's
+    /// record with it so that later retries replay from the store.
+    async fn recover(
+        &self,
+        layer: &Idempotency,
+        durable: &DurableOutcomes,
+        scope: &ScopeKey,
+        token: &LeaseToken,
+        fingerprint: &Fingerprint,
+    ) -> Recovery {
+        match durable.find(scope).await {
+            Ok(None) => Recovery::Execute,
+            Ok(Some(committed)) if committed.fingerprint == fingerprint.to_hex() => {
+                match layer
+                    .store
+                    .complete(scope, token, &committed.response, layer.settings.retention)
+                    .await
+                {
+                    Ok(_) => {}
+                    Err(err) => layer.store_failed(FaultStep::Complete, &err),
+                }
+                layer.metrics.recovered();
+                layer.metrics.replayed();
+                Outcome::Replayed.record();
+                Recovery::Answer(replay(committed.response))
+            }
+            Ok(Some(_)) => {
+                release(layer, scope, token).await;
+                layer.metrics.key_reuse();
+                Outcome::KeyReuse.record();
+                Recovery::Answer(key_reuse())
+            }
+            Err(err) => {
+                // Without the database the operation could not run either; and executing
+                // without looking could run it twice.
+                tracing::warn!(error = %err, "committed idempotency outcomes could not be read");
+                release(layer, scope, token).await;
+                layer.metrics.rejected_store_unavailable();
+                Outcome::Rejected.record();
+                Recovery::Answer(store_unavailable())
+            }
+        }
+    }
+
     /// Runs a claimed execution to the end, whatever the client does.
     ///
     /// hyper drops this future when the client resets its connection or HTTP/2 stream. The
@@ -469,6 +566,9 @@ async fn run_claimed<E: Endpoint>(
     };
     layer.metrics.executed();
     Outcome::Executed.record();
+    // Crash tests: the process dies after the handler committed, before the store keeps the
+    // response (compiled in only with the `failpoints` feature).
+    fail::fail_point!("idempotency-after-handler", |_| std::process::abort());
 
     let response = match result {
         Ok(Ok(output)) => output.into_response(),

@@ -13,6 +13,9 @@ pub enum Intent {
         key_required: bool,
         /// What a keyed request gets when the store cannot be reached.
         on_store_failure: OnStoreFailure,
+        /// The outcome is committed in the operation's own database transaction, so a crash
+        /// after the commit replays instead of executing again (see [`crate::durable`]).
+        transactional: bool,
     },
     /// Deliberately not deduplicated, for the stated reason.
     NonIdempotent { justification: &'static str },
@@ -48,6 +51,7 @@ impl Intent {
     pub const IDEMPOTENT: Intent = Intent::Idempotent {
         key_required: false,
         on_store_failure: OnStoreFailure::Execute,
+        transactional: false,
     };
 
     /// `intent`, refusing (at compile time, in a `const`) a blank justification: what

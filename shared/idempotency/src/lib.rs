@@ -8,6 +8,8 @@
 //!   release / renew fenced by lease tokens;
 //! - [`guard`]: the endpoint a poem-openapi `transform` wraps an operation with, and the
 //!   shared [`Idempotency`] state the host installs;
+//! - [`durable`]: outcomes committed in the operation's own database transaction, for
+//!   `#[idempotent(transactional)]` operations, so that a crash after the commit replays;
 //! - [`metrics`]: the counters (executed, replayed, conflict, key reuse, degraded, lease lost);
 //! - [`settings`]: the `[idempotency]` section;
 //! - [`intent`] and [`openapi`]: what each operation declares (with [`intents`]) and how the
@@ -25,6 +27,7 @@
 //! }
 //! ```
 
+pub mod durable;
 pub mod guard;
 pub mod intent;
 pub mod key;
@@ -35,6 +38,7 @@ pub mod store;
 
 pub use idempotency_macros::intents;
 
+pub use durable::{DurableOutcomes, OutcomeRecorder, PreparedOutcome, Recorded};
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
     idempotent, idempotent_key_required,

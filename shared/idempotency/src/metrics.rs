@@ -47,8 +47,13 @@ pub struct MetricsSnapshot {
     /// Claimed requests whose client had gone (disconnected, reset the stream) before the
     /// guard finished: the handler still ran to the end and its response was stored or released.
     pub completed_after_disconnect: u64,
-    /// Keyed requests to a fail-closed operation refused with 503 because the store failed.
+    /// Keyed requests to a fail-closed operation refused with 503 because the store failed
+    /// (or, for a transactional operation, because its committed outcomes could not be read).
     pub rejected_store_unavailable: u64,
+    /// Replays of an outcome a transactional operation committed in the database, found when
+    /// the store had none (its process died after the commit): each is a second execution
+    /// avoided. Also counted in `replayed`.
+    pub recovered: u64,
 }
 
 pub struct Metrics {
@@ -60,6 +65,7 @@ pub struct Metrics {
     lease_lost: (AtomicU64, Counter<u64>),
     completed_after_disconnect: (AtomicU64, Counter<u64>),
     rejected_store_unavailable: (AtomicU64, Counter<u64>),
+    recovered: (AtomicU64, Counter<u64>),
 }
 
 impl Default for Metrics {
@@ -107,6 +113,10 @@ impl Default for Metrics {
                 "idempotency.rejected_store_unavailable",
                 "Keyed requests to fail-closed operations refused (503) on a store fault",
             ),
+            recovered: counter(
+                "idempotency.recovered",
+                "Replays of outcomes committed in the database that the store did not hold",
+            ),
         }
     }
 }
@@ -141,6 +151,9 @@ impl Metrics {
     pub fn rejected_store_unavailable(&self) {
         bump(&self.rejected_store_unavailable, &[]);
     }
+    pub fn recovered(&self) {
+        bump(&self.recovered, &[]);
+    }
 
     pub fn snapshot(&self) -> MetricsSnapshot {
         let read = |pair: &(AtomicU64, Counter<u64>)| pair.0.load(Ordering::Relaxed);
@@ -153,6 +166,7 @@ impl Metrics {
             lease_lost: read(&self.lease_lost),
             completed_after_disconnect: read(&self.completed_after_disconnect),
             rejected_store_unavailable: read(&self.rejected_store_unavailable),
+            recovered: read(&self.recovered),
         }
     }
 }

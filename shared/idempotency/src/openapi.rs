@@ -43,10 +43,9 @@ pub fn document_intents(
                 continue;
             };
             match declared.intent {
-                Intent::Idempotent {
-                    key_required,
-                    on_store_failure,
-                } => document_idempotent(operation, key_required, on_store_failure, settings),
+                Intent::Idempotent { .. } => {
+                    document_idempotent(operation, declared.intent, settings);
+                }
                 Intent::NonIdempotent { justification } => {
                     operation.insert(
                         "x-idempotency".into(),
@@ -60,10 +59,17 @@ pub fn document_intents(
 
 fn document_idempotent(
     operation: &mut Map<String, Value>,
-    key_required: bool,
-    on_store_failure: OnStoreFailure,
+    intent: Intent,
     settings: &IdempotencySettings,
 ) {
+    let Intent::Idempotent {
+        key_required,
+        on_store_failure,
+        transactional,
+    } = intent
+    else {
+        return;
+    };
     let retention = settings.retention_iso8601();
     operation.insert(
         "x-idempotency".into(),
@@ -72,6 +78,7 @@ fn document_idempotent(
             "retention": retention,
             "keyRequired": key_required,
             "onStoreFailure": on_store_failure.as_str(),
+            "transactional": transactional,
         }),
     );
     let description = format!(
@@ -96,6 +103,12 @@ fn document_idempotent(
             " If the service cannot reach its idempotency store, a keyed request answers 503 with \
              `Retry-After` and executes nothing, rather than risk executing twice."
         }
+    } + if transactional {
+        " The response is committed together with the operation's effect, in one database \
+         transaction: even if the service fails right after the change, a retry gets this \
+         response instead of executing again."
+    } else {
+        ""
     };
     let parameters = operation
         .entry("parameters")
@@ -200,6 +213,7 @@ mod tests {
                 intent: Intent::Idempotent {
                     key_required: true,
                     on_store_failure: OnStoreFailure::Reject,
+                    transactional: true,
                 },
             },
             OperationIntent {
@@ -224,7 +238,8 @@ mod tests {
                 "intent": "idempotent",
                 "retention": "PT24H",
                 "keyRequired": false,
-                "onStoreFailure": "execute"
+                "onStoreFailure": "execute",
+                "transactional": false
             })
         );
         assert_eq!(create["parameters"][0]["name"], "Idempotency-Key");
@@ -243,6 +258,19 @@ mod tests {
         assert!(pay["responses"]["503"].is_object());
         let create = &doc["paths"]["/a"]["post"];
         assert!(create["responses"].get("503").is_none());
+    }
+
+    #[test]
+    fn a_transactional_operation_says_so_in_the_extension_and_the_header_text() {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        let pay = &doc["paths"]["/d"]["post"];
+        let create = &doc["paths"]["/a"]["post"];
+
+        assert_eq!(pay["x-idempotency"]["transactional"], true);
+        let header = pay["parameters"][0]["description"].as_str().unwrap();
+        assert!(header.contains("one database transaction"), "{header}");
+        assert_eq!(create["x-idempotency"]["transactional"], false);
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! Adopt it with one line in a test suite:
 //!
 //! ```ignore
-//! testing::gate::assert_idempotency_intents(&app.address, &token, || app.idempotency.store().operations()).await;
+//! testing::gate::assert_idempotency_intents(&app.address, &token, || GuardMarks {
+//!     store_operations: app.idempotency.store().operations(),
+//!     outcome_reads: app.idempotency.outcome_reads(),
+//! }).await;
 //! ```
 //!
 //! It checks, naming every operation that fails:
@@ -15,7 +18,9 @@
 //! 2. in the running service, a request with a key to an operation the document calls
 //!    idempotent goes through the guard (the store records a claim), and a request to any other
 //!    operation does not. Declared intent is thereby verified intent, which ADR-017's gate is not;
-//! 3. for an operation the document secures, a keyed request *without* a token never reaches the
+//! 3. an operation the document calls transactional (`x-idempotency.transactional`) looks for
+//!    a committed outcome in the database when it wins a claim, and no other operation does;
+//! 4. for an operation the document secures, a keyed request *without* a token never reaches the
 //!    store: it is refused, not scoped to an anonymous caller (then the same request is sent with
 //!    `bearer_token` for check 2).
 
@@ -24,22 +29,32 @@ use serde_json::Value;
 const UNSAFE: [&str; 4] = ["post", "put", "patch", "delete"];
 const METHODS: [&str; 7] = ["get", "head", "options", "post", "put", "patch", "delete"];
 
+/// Counters of the running service that rise when the idempotency guard works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GuardMarks {
+    /// Calls the guard made to its store (claim, complete, release...).
+    pub store_operations: u64,
+    /// Looks the guard took for outcomes committed in the database.
+    pub outcome_reads: u64,
+}
+
 /// One operation as the document describes it.
 struct Operation {
     method: String,
     path: String,
     name: String,
     declared_idempotent: bool,
+    declared_transactional: bool,
     secured: bool,
 }
 
 /// Checks the service at `base_url` (serving `/openapi.json`). `bearer_token` is a valid access
-/// token for the secured operations; `guard_marks` reads a counter that rises whenever the
-/// idempotency guard touches its store. Returns every failure.
+/// token for the secured operations; `guard_marks` reads the service's [`GuardMarks`]. Returns
+/// every failure.
 pub async fn check_idempotency_intents(
     base_url: &str,
     bearer_token: &str,
-    guard_marks: impl Fn() -> u64,
+    guard_marks: impl Fn() -> GuardMarks,
 ) -> Result<(), Vec<String>> {
     let http = reqwest::Client::new();
     let document: Value = http
@@ -70,7 +85,7 @@ pub async fn check_idempotency_intents(
             request
         };
         if operation.secured {
-            let before = guard_marks();
+            let before = guard_marks().store_operations;
             match keyed_request().send().await {
                 Err(err) => {
                     failures.push(format!("{}: the request failed: {err}", operation.name));
@@ -83,7 +98,7 @@ pub async fn check_idempotency_intents(
                         response.status()
                     ));
                 }
-                Ok(_) if guard_marks() > before => failures.push(format!(
+                Ok(_) if guard_marks().store_operations > before => failures.push(format!(
                     "{}: secured, but a keyed request without a token reached the idempotency store",
                     operation.name
                 )),
@@ -99,7 +114,20 @@ pub async fn check_idempotency_intents(
             failures.push(format!("{}: the request failed: {err}", operation.name));
             continue;
         }
-        let guarded = guard_marks() > before;
+        let after = guard_marks();
+        let guarded = after.store_operations > before.store_operations;
+        let looked_for_outcome = after.outcome_reads > before.outcome_reads;
+        match (operation.declared_transactional, looked_for_outcome) {
+            (true, false) => failures.push(format!(
+                "{}: documented as transactional, but a keyed request did not look for a committed outcome",
+                operation.name
+            )),
+            (false, true) => failures.push(format!(
+                "{}: looks for committed outcomes, but is not documented as transactional",
+                operation.name
+            )),
+            _ => {}
+        }
         match (operation.declared_idempotent, guarded) {
             (true, false) => failures.push(format!(
                 "{}: documented as idempotent (Idempotency-Key), but a request with a key did not go through the guard",
@@ -123,7 +151,7 @@ pub async fn check_idempotency_intents(
 pub async fn assert_idempotency_intents(
     base_url: &str,
     bearer_token: &str,
-    guard_marks: impl Fn() -> u64,
+    guard_marks: impl Fn() -> GuardMarks,
 ) {
     if let Err(failures) = check_idempotency_intents(base_url, bearer_token, guard_marks).await {
         panic!(
@@ -194,6 +222,8 @@ fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
                 path: path.clone(),
                 name,
                 declared_idempotent: intent == Some("idempotent"),
+                declared_transactional: intent == Some("idempotent")
+                    && declaration["transactional"] == Value::Bool(true),
                 secured: operation["security"]
                     .as_array()
                     .is_some_and(|requirements| !requirements.is_empty()),

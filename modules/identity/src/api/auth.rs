@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use idempotency::{OutcomeRecorder, Recorded};
 use kernel::{AppError, AppResult, BearerAuth, Problem, client_address};
 use poem::Request;
 use poem::http::StatusCode;
@@ -229,9 +230,11 @@ impl AuthApi {
     /// Reset the password
     ///
     /// Sets a new password with the token from a reset mail, and ends every session of the
-    /// account. Any reset link mailed works until it expires or one of them is used: using one spends
-    /// them all.
-    #[idempotent]
+    /// account. Any reset link mailed works until it expires or one of them is used: using one
+    /// spends them all.
+    // Transactional: the reset spends its link, so a second execution after a crash would
+    // answer 400 to a client whose password did change. The answer is committed with the reset.
+    #[idempotent(transactional)]
     #[oai(
         path = "/reset-password",
         method = "post",
@@ -239,12 +242,16 @@ impl AuthApi {
     )]
     async fn reset_password(
         &self,
+        outcome: OutcomeRecorder,
         body: Json<ResetPasswordRequest>,
-    ) -> AppResult<NoContentResponse> {
+    ) -> AppResult<Recorded<NoContentResponse>> {
+        let answer = outcome
+            .prepare(NoContentResponse::Done)
+            .await
+            .map_err(AppError::internal)?;
         self.service
-            .reset_password(&body.token, &body.new_password)
-            .await?;
-        Ok(NoContentResponse::Done)
+            .reset_password(&body.token, &body.new_password, answer)
+            .await
     }
 
     /// Ask for an email-confirmation link

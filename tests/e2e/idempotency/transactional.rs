@@ -1,0 +1,203 @@
+//! `#[idempotent(transactional)]`: the operation commits its answer with its effect, in one
+//! database transaction. When the store lost the answer (the process died after the commit,
+//! before the store kept it), a retry replays the committed answer instead of executing again.
+//! The store losing its records is done here by deleting them from Redis; the real crash, a
+//! process aborted after the commit, is the `crash` test binary's.
+
+use e2e::fixtures::EffectsFixtureApi;
+use e2e::{RedisChoice, TestApp, TestAppBuilder, assert_problem, is_replay, shared_redis};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use sqlx::Row as _;
+use testing::database::TestDatabase;
+use testing::fault::Statement;
+
+const TRANSACTIONAL: &str = "/api/v1/fixtures/effects/transactional";
+const PLAIN: &str = "/api/v1/fixtures/effects/plain";
+
+/// A service on Redis with the effects fixtures, sharing its database with them.
+struct Effects {
+    app: TestApp,
+    fixture: EffectsFixtureApi,
+}
+
+impl Effects {
+    async fn spawn() -> Self {
+        Self::spawn_with(TestApp::builder()).await
+    }
+
+    async fn spawn_with(builder: TestAppBuilder) -> Self {
+        let database = TestDatabase::create().await;
+        let fixture = EffectsFixtureApi::connect(database.url()).await;
+        let app = builder
+            .redis(RedisChoice::Shared)
+            .database(database)
+            .spawn_with(fixture.clone())
+            .await;
+        Self { app, fixture }
+    }
+
+    async fn post(&self, path: &str, key: &str, label: &str) -> reqwest::Response {
+        self.app
+            .request(Method::POST, path)
+            .header("idempotency-key", key)
+            .json(&json!({ "label": label }))
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// Deletes every record the store holds for this service: what a store is left with when
+    /// the process died between the commit and keeping the response.
+    async fn lose_store_records(&self) {
+        let keys = self.app.redis_keys("*").await;
+        assert!(!keys.is_empty(), "the store held records to lose");
+        let mut redis = shared_redis().await;
+        let () = redis::cmd("DEL")
+            .arg(&keys)
+            .query_async(&mut redis)
+            .await
+            .expect("DEL");
+    }
+
+    async fn committed_outcomes(&self) -> i64 {
+        sqlx::query("SELECT COUNT(*) AS n FROM idempotency_outcomes")
+            .fetch_one(self.fixture.pool())
+            .await
+            .and_then(|row| row.try_get("n"))
+            .expect("counting committed outcomes")
+    }
+}
+
+#[tokio::test]
+async fn the_answer_is_committed_with_the_effect_and_replayed() {
+    let effects = Effects::spawn().await;
+
+    let first = effects.post(TRANSACTIONAL, "k1", "a").await;
+    let retry = effects.post(TRANSACTIONAL, "k1", "a").await;
+
+    assert_eq!(first.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry));
+    let (first, retry): (Value, Value) = (first.json().await.unwrap(), retry.json().await.unwrap());
+    assert_eq!(first, retry);
+    assert_eq!(effects.committed_outcomes().await, 1);
+    assert_eq!(effects.fixture.effects("a").await, 1);
+}
+
+#[tokio::test]
+async fn without_a_key_nothing_is_committed_but_the_effect() {
+    let effects = Effects::spawn().await;
+
+    let response = effects
+        .app
+        .request(Method::POST, TRANSACTIONAL)
+        .json(&json!({ "label": "a" }))
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(response.status(), StatusCode::CREATED);
+    assert_eq!(effects.committed_outcomes().await, 0);
+    assert_eq!(effects.fixture.effects("a").await, 1);
+}
+
+#[tokio::test]
+async fn when_the_store_lost_the_answer_the_committed_one_is_replayed() {
+    let effects = Effects::spawn().await;
+    let first: Value = effects
+        .post(TRANSACTIONAL, "k1", "a")
+        .await
+        .json()
+        .await
+        .unwrap();
+    effects.lose_store_records().await;
+
+    let recovered = effects.post(TRANSACTIONAL, "k1", "a").await;
+    let again = effects.post(TRANSACTIONAL, "k1", "a").await;
+
+    assert_eq!(recovered.status(), StatusCode::CREATED);
+    assert!(is_replay(&recovered));
+    assert_eq!(recovered.json::<Value>().await.unwrap(), first);
+    assert!(is_replay(&again), "replayed from the store again");
+    assert_eq!(effects.fixture.effects("a").await, 1, "executed once");
+    assert_eq!(
+        effects.app.idempotency.metrics().recovered,
+        1,
+        "the second replay came from the store, which the first one refilled"
+    );
+}
+
+#[tokio::test]
+async fn a_plain_idempotent_operation_executes_again_when_the_store_lost_the_answer() {
+    let effects = Effects::spawn().await;
+    effects.post(PLAIN, "k1", "a").await;
+    effects.lose_store_records().await;
+
+    let retry = effects.post(PLAIN, "k1", "a").await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(!is_replay(&retry));
+    assert_eq!(
+        effects.fixture.effects("a").await,
+        2,
+        "the window `transactional` closes"
+    );
+}
+
+#[tokio::test]
+async fn a_committed_answer_is_not_replayed_for_another_payload() {
+    let effects = Effects::spawn().await;
+    effects.post(TRANSACTIONAL, "k1", "a").await;
+    effects.lose_store_records().await;
+
+    let reused = effects.post(TRANSACTIONAL, "k1", "b").await;
+
+    assert_problem(reused, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(effects.fixture.effects("b").await, 0);
+}
+
+#[tokio::test]
+async fn an_answer_that_cannot_be_committed_takes_the_effect_with_it() {
+    let effects = Effects::spawn().await;
+    let fault = effects
+        .app
+        .database
+        .inject_fault("idempotency_outcomes", Statement::Insert)
+        .await;
+
+    let failed = effects.post(TRANSACTIONAL, "k1", "a").await;
+    let effects_after_failure = effects.fixture.effects("a").await;
+    fault.remove().await;
+    let retried = effects.post(TRANSACTIONAL, "k1", "a").await;
+
+    assert_problem(failed, StatusCode::INTERNAL_SERVER_ERROR).await;
+    assert_eq!(effects_after_failure, 0, "the effect was rolled back");
+    assert_eq!(retried.status(), StatusCode::CREATED);
+    assert!(!is_replay(&retried), "the failure released the key");
+    assert_eq!(effects.fixture.effects("a").await, 1);
+}
+
+#[tokio::test]
+async fn committed_answers_are_swept_after_the_retention() {
+    let effects = Effects::spawn_with(
+        TestApp::builder()
+            .setting("idempotency.retention", "1s")
+            .setting("idempotency.lock_ttl", "1s"),
+    )
+    .await;
+    effects.post(TRANSACTIONAL, "k1", "a").await;
+    let durable = effects
+        .app
+        .idempotency
+        .durable_outcomes()
+        .expect("the host keeps committed outcomes")
+        .clone();
+
+    let swept_early = durable.sweep().await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    let swept = durable.sweep().await.unwrap();
+
+    assert_eq!(swept_early, 0);
+    assert_eq!(swept, 1);
+    assert_eq!(effects.committed_outcomes().await, 0);
+}
