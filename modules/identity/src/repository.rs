@@ -255,9 +255,15 @@ impl IdentityRepository {
         Ok((users, total.max(0) as u64))
     }
 
-    /// Spends a confirmation token and confirms its account's email, in one transaction.
-    /// Returns the account, or `None` when the token was invalid, expired or spent.
-    pub async fn confirm_email(&self, token_hash: &str, at_ms: i64) -> AppResult<Option<String>> {
+    /// Spends a confirmation token, confirms its account's email and records the operation's
+    /// `answer`, in one transaction. Returns the account and the recorded answer, or `None` when
+    /// the token was invalid, expired or spent.
+    pub async fn confirm_email<R>(
+        &self,
+        token_hash: &str,
+        at_ms: i64,
+        answer: PreparedOutcome<R>,
+    ) -> AppResult<Option<(String, Recorded<R>)>> {
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let Some(user_id) =
             spend_one_time_token(&mut tx, token_hash, TokenPurpose::ConfirmEmail, at_ms).await?
@@ -270,8 +276,9 @@ impl IdentityRepository {
             .execute(&mut *tx)
             .await
             .map_err(internal)?;
+        let recorded = answer.record(&mut tx).await.map_err(internal)?;
         tx.commit().await.map_err(internal)?;
-        Ok(Some(user_id))
+        Ok(Some((user_id, recorded)))
     }
 
     /// Locks or unlocks `change.target` on behalf of `change.actor`, and records it in the
@@ -813,6 +820,19 @@ mod tests {
             .map(|(revoked, _)| revoked)
     }
 
+    /// Confirms with token `token` outside any keyed request; the account, or `None`.
+    async fn confirm(repository: &IdentityRepository, token: &str, at_ms: i64) -> Option<String> {
+        let answer = idempotency::OutcomeRecorder::default()
+            .prepare(())
+            .await
+            .unwrap();
+        repository
+            .confirm_email(token, at_ms, answer)
+            .await
+            .unwrap()
+            .map(|(user_id, _)| user_id)
+    }
+
     /// An administrator (made on first use) locks `target` at `at_ms`.
     async fn lock(repository: &IdentityRepository, target: &str, at_ms: i64) -> ChangeOutcome {
         repository
@@ -910,7 +930,7 @@ mod tests {
             );
         }
 
-        let spent = repository.confirm_email("t2", 7).await.unwrap();
+        let spent = confirm(&repository, "t2", 7).await;
 
         assert_eq!(spent.as_deref(), Some("ada"));
         for token in ["t1", "t2", "t3"] {
@@ -921,7 +941,7 @@ mod tests {
                     .unwrap()
             );
         }
-        assert_eq!(repository.confirm_email("t1", 9).await.unwrap(), None);
+        assert_eq!(confirm(&repository, "t1", 9).await, None);
     }
 
     async fn session_of_a_new_user(repository: &IdentityRepository, refresh_hash: &str) -> String {

@@ -366,12 +366,16 @@ impl IdentityService {
     }
 
     /// Confirms the email address of the token's account, spending the token (and the
-    /// account's other confirmation links) in the same transaction.
-    pub async fn confirm_email(&self, token: &str) -> AppResult<()> {
+    /// account's other confirmation links) and recording `answer` in the same transaction.
+    pub async fn confirm_email<R>(
+        &self,
+        token: &str,
+        answer: PreparedOutcome<R>,
+    ) -> AppResult<Recorded<R>> {
         self.repository
-            .confirm_email(&OpaqueToken::hash_of(token), now_ms())
+            .confirm_email(&OpaqueToken::hash_of(token), now_ms(), answer)
             .await?
-            .map(drop)
+            .map(|(_, recorded)| recorded)
             .ok_or_else(|| unusable_token(TokenPurpose::ConfirmEmail))
     }
 

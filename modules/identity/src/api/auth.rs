@@ -279,14 +279,23 @@ impl AuthApi {
     /// Confirm the email address
     ///
     /// With the token from a confirmation mail. The token works once.
-    #[idempotent]
+    // Transactional, like the reset: confirming spends the link, so a second execution after a
+    // crash would answer 400 to a client whose address is confirmed.
+    #[idempotent(transactional)]
     #[oai(
         path = "/confirm-email",
         method = "post",
         operation_id = "confirmEmail"
     )]
-    async fn confirm_email(&self, body: Json<ConfirmEmailRequest>) -> AppResult<NoContentResponse> {
-        self.service.confirm_email(&body.token).await?;
-        Ok(NoContentResponse::Done)
+    async fn confirm_email(
+        &self,
+        outcome: OutcomeRecorder,
+        body: Json<ConfirmEmailRequest>,
+    ) -> AppResult<Recorded<NoContentResponse>> {
+        let answer = outcome
+            .prepare(NoContentResponse::Done)
+            .await
+            .map_err(AppError::internal)?;
+        self.service.confirm_email(&body.token, answer).await
     }
 }

@@ -1,0 +1,230 @@
+//! A crash after the commit, with a real process.
+//!
+//! An instance of the service (this binary, started again as a child process) handles a keyed
+//! request and aborts right after the handler committed its effect, before the idempotency
+//! store keeps the response: the failpoint `idempotency-after-handler`, compiled into test
+//! builds only. The client's retry goes to a second instance sharing the database and Redis.
+//!
+//! - For an operation declared `#[idempotent(transactional)]`, the retry is answered with the
+//!   response the first instance committed with its effect: the effect happened once.
+//! - For a plain `#[idempotent]` operation, the same crash makes the retry execute again: the
+//!   effect happens twice. That is the window `transactional` closes, shown here to exist.
+//!
+//! A binary of its own without the standard test harness: the child is this same executable,
+//! told by an environment variable to serve instead of test. Output follows cargo's format.
+
+use std::io::{BufRead as _, BufReader};
+use std::os::unix::process::ExitStatusExt as _;
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use e2e::fixtures::EffectsFixtureApi;
+use e2e::{RedisChoice, TestApp, TestAppBuilder, is_replay};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use testing::database::TestDatabase;
+
+/// Set in the child: the database URL and the Redis key prefix it serves with, tab-separated.
+const CHILD: &str = "CRASH_TEST_CHILD";
+/// What the child prints once it listens, followed by its base URL.
+const LISTENING: &str = "crash-child-listening ";
+/// The abort, once the handler returned (see `idempotency::guard`).
+const FAILPOINTS: &str = "idempotency-after-handler=return";
+
+const TRANSACTIONAL: &str = "/api/v1/fixtures/effects/transactional";
+const PLAIN: &str = "/api/v1/fixtures/effects/plain";
+
+/// Both instances: a short lease, so that the retry does not wait long for the crashed
+/// instance's claim to lapse.
+fn instance(database_url: &str, prefix: &str) -> TestAppBuilder {
+    TestApp::builder()
+        .redis(RedisChoice::Shared)
+        .setting("redis.key_prefix", prefix)
+        .setting("database.url", database_url)
+        .setting("idempotency.lock_ttl", "1s")
+}
+
+fn main() -> ExitCode {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a Tokio runtime");
+    if let Ok(spec) = std::env::var(CHILD) {
+        runtime.block_on(serve_until_aborted(&spec));
+        return ExitCode::FAILURE;
+    }
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let tests: [(&str, Test); 2] = [
+        (
+            "a_transactional_operation_replays_after_a_crash_after_its_commit",
+            || Box::pin(a_transactional_operation_replays_after_a_crash_after_its_commit()),
+        ),
+        (
+            "a_plain_idempotent_operation_executes_again_after_the_same_crash",
+            || Box::pin(a_plain_idempotent_operation_executes_again_after_the_same_crash()),
+        ),
+    ];
+    let started = Instant::now();
+    let (mut passed, mut failed, mut filtered) = (0, 0, 0);
+    println!("\nrunning {} tests", tests.len());
+    for (name, test) in tests {
+        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
+            filtered += 1;
+            continue;
+        }
+        let outcome = runtime.block_on(async { tokio::spawn(test()).await });
+        match outcome {
+            Ok(()) => {
+                passed += 1;
+                println!("test {name} ... ok");
+            }
+            Err(panic) => {
+                failed += 1;
+                println!("test {name} ... FAILED\n  {panic}");
+            }
+        }
+    }
+    println!(
+        "\ntest result: {}. {passed} passed; {failed} failed; 0 ignored; 0 measured; {filtered} filtered out; finished in {:.2}s\n",
+        if failed == 0 { "ok" } else { "FAILED" },
+        started.elapsed().as_secs_f64()
+    );
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+type TestFuture = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
+/// A test: starts its future.
+type Test = fn() -> TestFuture;
+
+/// The child: serves with the fixtures until the failpoint aborts it.
+async fn serve_until_aborted(spec: &str) {
+    let _failpoints = fail::FailScenario::setup();
+    let (database_url, prefix) = spec.split_once('\t').expect("database URL and prefix");
+    let fixture = EffectsFixtureApi::connect(database_url).await;
+    let app = instance(database_url, prefix).spawn_with(fixture).await;
+    println!("{LISTENING}{}", app.address);
+    tokio::time::sleep(Duration::from_secs(120)).await;
+    eprintln!("the crash child was never made to crash");
+}
+
+/// The first instance, in a child process that aborts after its first handler.
+struct CrashingInstance {
+    child: Child,
+    address: String,
+}
+
+impl CrashingInstance {
+    fn start(database: &TestDatabase, prefix: &str) -> Self {
+        let mut child = Command::new(std::env::current_exe().expect("this test binary"))
+            .env(CHILD, format!("{}\t{prefix}", database.url()))
+            .env("FAILPOINTS", FAILPOINTS)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting the crashing instance");
+        let stdout = child.stdout.take().expect("the child's stdout");
+        let address = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|line| line.strip_prefix(LISTENING).map(str::to_owned))
+            .expect("the crashing instance says where it listens");
+        Self { child, address }
+    }
+
+    /// Sends the first request, which the instance answers by dying, and waits for it to die.
+    async fn send_and_crash(&mut self, path: &str, key: &str, label: &str) {
+        let sent = reqwest::Client::new()
+            .post(format!("{}{path}", self.address))
+            .header("idempotency-key", key)
+            .json(&json!({ "label": label }))
+            .timeout(Duration::from_secs(20))
+            .send()
+            .await;
+        assert!(
+            sent.is_err(),
+            "the first instance answered instead of crashing: {sent:?}"
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the child's status") {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the first instance did not die");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(
+            status.signal(),
+            Some(6),
+            "the first instance died of the failpoint's abort (SIGABRT): {status:?}"
+        );
+    }
+}
+
+impl Drop for CrashingInstance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The retry, sent to a second instance sharing the database and Redis; and the effects.
+async fn crash_then_retry(path: &str) -> (reqwest::Response, EffectsFixtureApi) {
+    let database = TestDatabase::create().await;
+    let prefix = format!("test:{}:", testing::unique_suffix());
+    let mut first = CrashingInstance::start(&database, &prefix);
+    first.send_and_crash(path, "crash-key", "crashed").await;
+
+    let fixture = EffectsFixtureApi::connect(database.url()).await;
+    assert_eq!(
+        fixture.effects("crashed").await,
+        1,
+        "the first instance committed its effect before dying"
+    );
+    let database_url = database.url().to_owned();
+    let second = instance(&database_url, &prefix)
+        .database(database)
+        .spawn_with(fixture.clone())
+        .await;
+    let retry = second
+        .request(reqwest::Method::POST, path)
+        .header("idempotency-key", "crash-key")
+        .json(&json!({ "label": "crashed" }))
+        .send()
+        .await
+        .expect("the retry is answered");
+    (retry, fixture)
+}
+
+async fn a_transactional_operation_replays_after_a_crash_after_its_commit() {
+    let (retry, fixture) = crash_then_retry(TRANSACTIONAL).await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    let answer: Value = retry.json().await.expect("a JSON answer");
+    assert_eq!(answer["label"], "crashed");
+    assert_eq!(
+        fixture.effects("crashed").await,
+        1,
+        "the effect happened once"
+    );
+}
+
+async fn a_plain_idempotent_operation_executes_again_after_the_same_crash() {
+    let (retry, fixture) = crash_then_retry(PLAIN).await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(!is_replay(&retry), "nothing was kept to replay");
+    assert_eq!(
+        fixture.effects("crashed").await,
+        2,
+        "the effect happened twice: the window `transactional` closes"
+    );
+}
