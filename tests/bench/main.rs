@@ -64,6 +64,7 @@ mod mail_timing;
 mod redis_stats;
 mod report;
 mod revocation_cost;
+mod transactional_cost;
 mod wrk;
 
 use std::collections::BTreeMap;
@@ -123,6 +124,9 @@ async fn run() -> anyhow::Result<()> {
     }
     if let Some(seconds) = options.serve {
         return serve(seconds).await;
+    }
+    if options.transactional_cost {
+        return transactional_cost::run(&options).await;
     }
     // The harness does not install a log subscriber; the service's `main` does. Installing it
     // at `error` makes per-request logging cost what it costs in production at that level (a
@@ -276,6 +280,9 @@ pub struct Options {
     /// Instead of benchmarking, times this many requests for links to a registered address and
     /// as many to unknown ones (see [`mail_timing`]).
     pub mail_timing: Option<usize>,
+    /// Instead of the idempotency benchmark, compares transactional and plain operations (see
+    /// [`transactional_cost`]).
+    pub transactional_cost: bool,
     /// Instead of benchmarking, serves the fixtures with the in-process store for this many
     /// seconds, for trying wrk scripts by hand.
     pub serve: Option<u64>,
@@ -285,13 +292,14 @@ pub struct Options {
 
 impl Options {
     const USAGE: &'static str = "usage: idempotency_bench [--quick] [--duration SECS] \
-        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N]\n\
+        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N] [--transactional-cost]\n\
         defaults: --duration 2 --rounds 5 --connections 32 --flood-keys 1000000 (about 3 min)\n\
         --quick:  --duration 1 --rounds 3 --flood-keys 300000 (under a minute)\n\
         --flood-keys 0 skips the memory flood, --flood-only runs nothing else;\n\
         --bearer sends a valid access token with every request;\n\
         --serve SECS only serves the fixtures (in-process store) for trying wrk by hand;\n\
-        --mail-timing N only times N link requests for a registered and N for unknown addresses";
+        --mail-timing N only times N link requests for a registered and N for unknown addresses;\n\
+        --transactional-cost only compares transactional and plain operations (--duration, --rounds apply)";
 
     fn parse(args: impl Iterator<Item = String>) -> anyhow::Result<Options> {
         let args: Vec<String> = args.collect();
@@ -304,6 +312,7 @@ impl Options {
             bearer: false,
             serve: None,
             mail_timing: None,
+            transactional_cost: false,
             args: args.clone(),
         };
         let mut rest = args.iter();
@@ -328,6 +337,7 @@ impl Options {
                 "--bearer" => options.bearer = true,
                 "--serve" => options.serve = Some(value(arg)?),
                 "--mail-timing" => options.mail_timing = Some(value(arg)?.max(10) as usize),
+                "--transactional-cost" => options.transactional_cost = true,
                 "-h" | "--help" => {
                     println!("{}", Self::USAGE);
                     std::process::exit(0);

@@ -338,7 +338,7 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
                         && let Some(durable) = layer.durable.clone()
                     {
                         match self
-                            .recover(&layer, &durable, &scope, &token, &fingerprint)
+                            .recover(&layer, &durable, &scope, Some(&token), &fingerprint)
                             .await
                         {
                             Recovery::Answer(response) => return Ok(response),
@@ -379,6 +379,26 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
                         OnStoreFailure::Execute => {
                             tracing::debug!(error = %err, "idempotency store could not claim: executing unguarded");
                             Outcome::Degraded.record();
+                            // A transactional operation still has its committed outcomes: a
+                            // retry replays from them, and of two concurrent duplicates the
+                            // second commit fails on the outcome's key instead of applying twice.
+                            if self.options.transactional
+                                && let Some(durable) = layer.durable.clone()
+                            {
+                                match self
+                                    .recover(&layer, &durable, &scope, None, &fingerprint)
+                                    .await
+                                {
+                                    Recovery::Answer(response) => return Ok(response),
+                                    Recovery::Execute => {
+                                        req.extensions_mut().insert(PendingOutcome::new(
+                                            &scope,
+                                            &fingerprint,
+                                            settings.retention,
+                                        ));
+                                    }
+                                }
+                            }
                             self.inner.call(req).await.map(IntoResponse::into_response)
                         }
                         OnStoreFailure::Reject => {
@@ -405,26 +425,31 @@ enum Recovery {
 
 impl<E: Endpoint + 'static> Guard<E> {
     /// Looks for an outcome a transactional execution committed (a process that died after its
-    /// commit, before the store kept the response): replays it, and completes the store's
-    /// record with it so that later retries replay from the store.
+    /// commit, before the store kept the response): replays it and, under a `claim` of the
+    /// store, completes the store's record with it so that later retries replay from there.
     async fn recover(
         &self,
         layer: &Idempotency,
         durable: &DurableOutcomes,
         scope: &ScopeKey,
-        token: &LeaseToken,
+        claim: Option<&LeaseToken>,
         fingerprint: &Fingerprint,
     ) -> Recovery {
+        let release_claim = || async {
+            if let Some(token) = claim {
+                release(layer, scope, token).await;
+            }
+        };
         match durable.find(scope).await {
             Ok(None) => Recovery::Execute,
             Ok(Some(committed)) if committed.fingerprint == fingerprint.to_hex() => {
-                match layer
-                    .store
-                    .complete(scope, token, &committed.response, layer.settings.retention)
-                    .await
+                if let Some(token) = claim
+                    && let Err(err) = layer
+                        .store
+                        .complete(scope, token, &committed.response, layer.settings.retention)
+                        .await
                 {
-                    Ok(_) => {}
-                    Err(err) => layer.store_failed(FaultStep::Complete, &err),
+                    layer.store_failed(FaultStep::Complete, &err);
                 }
                 layer.metrics.recovered();
                 layer.metrics.replayed();
@@ -432,7 +457,7 @@ impl<E: Endpoint + 'static> Guard<E> {
                 Recovery::Answer(replay(committed.response))
             }
             Ok(Some(_)) => {
-                release(layer, scope, token).await;
+                release_claim().await;
                 layer.metrics.key_reuse();
                 Outcome::KeyReuse.record();
                 Recovery::Answer(key_reuse())
@@ -441,7 +466,7 @@ impl<E: Endpoint + 'static> Guard<E> {
                 // Without the database the operation could not run either; and executing
                 // without looking could run it twice.
                 tracing::warn!(error = %err, "committed idempotency outcomes could not be read");
-                release(layer, scope, token).await;
+                release_claim().await;
                 layer.metrics.rejected_store_unavailable();
                 Outcome::Rejected.record();
                 Recovery::Answer(store_unavailable())

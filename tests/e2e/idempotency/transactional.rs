@@ -23,17 +23,13 @@ struct Effects {
 
 impl Effects {
     async fn spawn() -> Self {
-        Self::spawn_with(TestApp::builder()).await
+        Self::spawn_with(TestApp::builder().redis(RedisChoice::Shared)).await
     }
 
     async fn spawn_with(builder: TestAppBuilder) -> Self {
         let database = TestDatabase::create().await;
         let fixture = EffectsFixtureApi::connect(database.url()).await;
-        let app = builder
-            .redis(RedisChoice::Shared)
-            .database(database)
-            .spawn_with(fixture.clone())
-            .await;
+        let app = builder.database(database).spawn_with(fixture.clone()).await;
         Self { app, fixture }
     }
 
@@ -181,6 +177,7 @@ async fn an_answer_that_cannot_be_committed_takes_the_effect_with_it() {
 async fn committed_answers_are_swept_after_the_retention() {
     let effects = Effects::spawn_with(
         TestApp::builder()
+            .redis(RedisChoice::Shared)
             .setting("idempotency.retention", "1s")
             .setting("idempotency.lock_ttl", "1s"),
     )
@@ -200,4 +197,29 @@ async fn committed_answers_are_swept_after_the_retention() {
     assert_eq!(swept_early, 0);
     assert_eq!(swept, 1);
     assert_eq!(effects.committed_outcomes().await, 0);
+}
+
+#[tokio::test]
+async fn while_the_store_is_down_a_retry_still_replays_the_committed_answer() {
+    // Nothing listens on port 1: every store call fails at once, and the guard fails open.
+    let effects = Effects::spawn_with(
+        TestApp::builder().redis(RedisChoice::Url("redis://127.0.0.1:1".to_owned())),
+    )
+    .await;
+
+    let first = effects.post(TRANSACTIONAL, "k1", "a").await;
+    let retry = effects.post(TRANSACTIONAL, "k1", "a").await;
+    let plain_first = effects.post(PLAIN, "k2", "b").await;
+    let plain_retry = effects.post(PLAIN, "k2", "b").await;
+
+    assert_eq!(first.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry), "replayed from the database");
+    assert_eq!(effects.fixture.effects("a").await, 1);
+    assert_eq!(plain_first.status(), StatusCode::CREATED);
+    assert!(!is_replay(&plain_retry));
+    assert_eq!(
+        effects.fixture.effects("b").await,
+        2,
+        "a plain operation runs unguarded while the store is down"
+    );
 }
