@@ -1,8 +1,8 @@
 //! Which requests the identity API counts against which limits, and when a count is taken back.
 //!
-//! Each request is counted in one or more buckets (see [`RateLimitSettings`] for the limits). A
-//! request is refused with 429 when any of its buckets is over its limit; its hits are then taken
-//! back, so refused requests do not eat into the next window.
+//! Each request is counted in one or more buckets (see [`RateLimitSettings`] for the limits), its
+//! client address's first. A request is refused with 429 at the first bucket over its limit; the
+//! hits counted for it are then taken back, so refused requests do not eat into the next window.
 //!
 //! A login is counted *before* its password is checked, then taken back unless the password
 //! was wrong: concurrent guesses are bounded like sequential ones (a check-then-count would let a
@@ -43,16 +43,16 @@ impl Throttle {
         let account = account(email);
         self.admit(&[
             (
+                format!("email:address:{client}"),
+                self.limits.email_per_address,
+            ),
+            (
                 format!("email:account-address:{account}|{client}"),
                 self.limits.email_per_account_address,
             ),
             (
                 format!("email:account:{account}"),
                 self.limits.email_per_account,
-            ),
-            (
-                format!("email:address:{client}"),
-                self.limits.email_per_address,
             ),
         ])
         .await
@@ -62,7 +62,12 @@ impl Throttle {
     /// [`LoginAttempt::settle`] learns otherwise.
     pub async fn login(&self, email: &str, client: &str) -> AppResult<LoginAttempt<'_>> {
         let account = account(email);
+        // The address first: see `admit`.
         let buckets = [
+            (
+                format!("login:address:{client}"),
+                self.limits.failed_logins_per_address,
+            ),
             (
                 format!("login:account-address:{account}|{client}"),
                 self.limits.failed_logins_per_account_address,
@@ -70,10 +75,6 @@ impl Throttle {
             (
                 format!("login:account:{account}"),
                 self.limits.failed_logins_per_account,
-            ),
-            (
-                format!("login:address:{client}"),
-                self.limits.failed_logins_per_address,
             ),
         ];
         self.admit(&buckets).await?;
@@ -83,24 +84,22 @@ impl Throttle {
         })
     }
 
-    /// Counts a hit in every bucket; when any is over its limit, takes them all back and
-    /// answers 429 with the longest wait.
+    /// Counts a hit in each bucket in turn; at the first one over its limit, takes back the
+    /// hits counted so far and answers 429. Stopping there matters: buckets are created on
+    /// their first hit, and a client already over its address's limit must not go on creating
+    /// account buckets (which would fill an in-process limiter for everyone else).
     async fn admit(&self, buckets: &[Bucket]) -> AppResult<()> {
         if !self.limits.enabled {
             return Ok(());
         }
-        let mut retry_after_secs = None;
-        for (bucket, limit) in buckets {
+        for (counted, (bucket, limit)) in buckets.iter().enumerate() {
             let decision = self.limiter.hit(bucket, *limit, self.limits.window).await;
-            retry_after_secs = retry_after_secs.max(decision.retry_after_secs());
-        }
-        match retry_after_secs {
-            None => Ok(()),
-            Some(retry_after_secs) => {
-                self.take_back(buckets).await;
-                Err(AppError::TooManyRequests { retry_after_secs })
+            if let Some(retry_after_secs) = decision.retry_after_secs() {
+                self.take_back(&buckets[..=counted]).await;
+                return Err(AppError::TooManyRequests { retry_after_secs });
             }
         }
+        Ok(())
     }
 
     async fn take_back(&self, buckets: &[Bucket]) {
@@ -113,8 +112,8 @@ impl Throttle {
     }
 }
 
-/// A login counted as a failure in its three buckets: per (account, address), per account,
-/// per address.
+/// A login counted as a failure in its three buckets: per address, per (account, address), per
+/// account.
 pub struct LoginAttempt<'a> {
     throttle: &'a Throttle,
     buckets: [Bucket; 3],
@@ -133,9 +132,11 @@ impl LoginAttempt<'_> {
         };
         let throttle = self.throttle;
         if password_was_right && throttle.limits.enabled {
-            let [(pair, _), rest @ ..] = &self.buckets;
+            let [address, (pair, _), account] = &self.buckets;
             throttle.limiter.clear(pair).await;
-            throttle.take_back(rest).await;
+            throttle
+                .take_back(&[address.clone(), account.clone()])
+                .await;
         } else {
             throttle.take_back(&self.buckets).await;
         }
