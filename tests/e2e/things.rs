@@ -4,6 +4,31 @@ use e2e::{TestApp, assert_problem};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+/// `method` on `path` as `owner`, with `If-Match: if_match` when given.
+async fn send_if_match(
+    app: &TestApp,
+    owner: &str,
+    method: Method,
+    path: &str,
+    if_match: Option<&str>,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = app.request(method, path).bearer_auth(app.token_for(owner));
+    if let Some(tag) = if_match {
+        request = request.header("if-match", tag);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.expect("request failed")
+}
+
+/// The path of a thing `owner` creates named `name`.
+async fn created_path(app: &TestApp, owner: &str, name: &str) -> String {
+    let created = create_thing(app, owner, name).await;
+    format!("/api/v1/things/{}", created["id"].as_str().unwrap())
+}
+
 async fn create_thing(app: &TestApp, owner: &str, name: &str) -> Value {
     let response = app
         .send_json_as(
@@ -38,7 +63,7 @@ async fn creating_a_thing_answers_201_with_location_and_etag() {
         location,
         format!("/api/v1/things/{}", thing["id"].as_str().unwrap())
     );
-    assert_eq!(etag, format!("\"{}-1\"", thing["id"].as_str().unwrap()));
+    assert_eq!(etag, "\"v1\"");
     assert_eq!(thing["name"], "lamp");
     assert_eq!(thing["description"], "red");
 }
@@ -80,11 +105,18 @@ async fn updating_a_thing_replaces_its_fields_and_bumps_its_version() {
     let created = create_thing(&app, "alice", "lamp").await;
     let path = format!("/api/v1/things/{}", created["id"].as_str().unwrap());
 
-    let response = app
-        .send_json_as("alice", Method::PUT, &path, &json!({ "name": "desk lamp" }))
-        .await;
+    let response = send_if_match(
+        &app,
+        "alice",
+        Method::PUT,
+        &path,
+        Some("\"v1\""),
+        Some(json!({ "name": "desk lamp" })),
+    )
+    .await;
 
     assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["etag"], "\"v2\"");
     let updated: Value = response.json().await.unwrap();
     assert_eq!(updated["name"], "desk lamp");
     assert_eq!(updated["version"], 2);
@@ -92,7 +124,10 @@ async fn updating_a_thing_replaces_its_fields_and_bumps_its_version() {
 
 #[tokio::test]
 async fn updating_a_missing_thing_is_a_404_problem() {
-    let app = TestApp::spawn().await;
+    let app = TestApp::builder()
+        .setting("things.require_if_match", "false")
+        .spawn()
+        .await;
 
     let response = app
         .send_json_as(
@@ -112,13 +147,7 @@ async fn deleting_a_thing_answers_204_then_it_is_gone() {
     let created = create_thing(&app, "alice", "lamp").await;
     let path = format!("/api/v1/things/{}", created["id"].as_str().unwrap());
 
-    let response = app
-        .http
-        .delete(app.url(&path))
-        .bearer_auth(app.token_for("alice"))
-        .send()
-        .await
-        .unwrap();
+    let response = send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
 
     assert_eq!(response.status(), StatusCode::NO_CONTENT);
     assert_problem(app.get_as("alice", &path).await, StatusCode::NOT_FOUND).await;
@@ -182,4 +211,177 @@ async fn a_token_signed_with_another_key_is_refused() {
         .unwrap();
 
     assert_problem(response, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn a_change_without_if_match_is_a_428_problem() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+
+    let put = send_if_match(
+        &app,
+        "alice",
+        Method::PUT,
+        &path,
+        None,
+        Some(json!({ "name": "x" })),
+    )
+    .await;
+    let delete = send_if_match(&app, "alice", Method::DELETE, &path, None, None).await;
+
+    assert_problem(put, StatusCode::PRECONDITION_REQUIRED).await;
+    assert_problem(delete, StatusCode::PRECONDITION_REQUIRED).await;
+    let unchanged: Value = app.get_as("alice", &path).await.json().await.unwrap();
+    assert_eq!(unchanged["name"], "lamp");
+}
+
+#[tokio::test]
+async fn a_change_to_a_version_since_replaced_is_a_412_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+    let first = send_if_match(
+        &app,
+        "alice",
+        Method::PUT,
+        &path,
+        Some("\"v1\""),
+        Some(json!({ "name": "desk lamp" })),
+    )
+    .await;
+
+    let stale_put = send_if_match(
+        &app,
+        "alice",
+        Method::PUT,
+        &path,
+        Some("\"v1\""),
+        Some(json!({ "name": "floor lamp" })),
+    )
+    .await;
+    let stale_delete =
+        send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_problem(stale_put, StatusCode::PRECONDITION_FAILED).await;
+    assert_problem(stale_delete, StatusCode::PRECONDITION_FAILED).await;
+    let current: Value = app.get_as("alice", &path).await.json().await.unwrap();
+    assert_eq!(current["name"], "desk lamp");
+    assert_eq!(current["version"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_updates_of_one_version_lose_nothing_one_wins() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+
+    let updates = (0..8).map(|n| {
+        send_if_match(
+            &app,
+            "alice",
+            Method::PUT,
+            &path,
+            Some("\"v1\""),
+            Some(json!({ "name": format!("lamp {n}") })),
+        )
+    });
+    let statuses: Vec<StatusCode> = futures_util::future::join_all(updates)
+        .await
+        .iter()
+        .map(reqwest::Response::status)
+        .collect();
+
+    let won = statuses.iter().filter(|s| **s == StatusCode::OK).count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::PRECONDITION_FAILED)
+        .count();
+    assert_eq!((won, refused), (1, 7), "{statuses:?}");
+    let current: Value = app.get_as("alice", &path).await.json().await.unwrap();
+    assert_eq!(current["version"], 2);
+}
+
+#[tokio::test]
+async fn a_retried_conditional_update_with_its_key_replays_the_first_200_not_a_412() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+    let update = || {
+        app.request(Method::PUT, &path)
+            .bearer_auth(app.token_for("alice"))
+            .header("if-match", "\"v1\"")
+            .header("idempotency-key", "update-lamp-1")
+            .json(&json!({ "name": "desk lamp" }))
+            .send()
+    };
+
+    let first = update().await.unwrap();
+    let retry = update().await.unwrap();
+
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_eq!(
+        retry.status(),
+        StatusCode::OK,
+        "not a 412 against the version it wrote"
+    );
+    assert!(e2e::is_replay(&retry));
+    assert_eq!(retry.headers()["etag"], "\"v2\"");
+}
+
+#[tokio::test]
+async fn a_read_whose_if_none_match_still_holds_is_a_304() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+    let get = |tag: &'static str| {
+        app.request(Method::GET, &path)
+            .bearer_auth(app.token_for("alice"))
+            .header("if-none-match", tag)
+            .send()
+    };
+
+    let unchanged = get("\"v1\"").await.unwrap();
+    let any = get("*").await.unwrap();
+    let changed = get("\"v0\"").await.unwrap();
+
+    assert_eq!(unchanged.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(unchanged.headers()["etag"], "\"v1\"");
+    assert_eq!(any.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(changed.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_malformed_if_match_is_a_400_problem() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+
+    let response = send_if_match(&app, "alice", Method::DELETE, &path, Some("v1"), None).await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn without_required_if_match_an_unconditional_change_still_guards_its_version() {
+    let app = TestApp::builder()
+        .setting("things.require_if_match", "false")
+        .spawn()
+        .await;
+    let path = created_path(&app, "alice", "lamp").await;
+
+    let put = send_if_match(
+        &app,
+        "alice",
+        Method::PUT,
+        &path,
+        None,
+        Some(json!({ "name": "x" })),
+    )
+    .await;
+    let delete = send_if_match(&app, "alice", Method::DELETE, &path, None, None).await;
+    let delete_again = send_if_match(&app, "alice", Method::DELETE, &path, None, None).await;
+
+    assert_eq!(put.status(), StatusCode::OK);
+    assert_eq!(delete.status(), StatusCode::NO_CONTENT);
+    assert_eq!(
+        delete_again.status(),
+        StatusCode::NO_CONTENT,
+        "gone is gone"
+    );
 }

@@ -1,7 +1,9 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
+use crud::{EntityTag, Preconditions, conditional_write};
 use kernel::problem::Problem;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest};
+use poem::Request;
 use poem::http::StatusCode;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -44,6 +46,9 @@ enum GetThingResponse {
     /// The thing.
     #[oai(status = 200)]
     Ok(Json<Thing>, #[oai(header = "ETag")] String),
+    /// The thing is still the version `If-None-Match` names.
+    #[oai(status = 304)]
+    NotModified(#[oai(header = "ETag")] String),
     /// The caller has no thing with this id.
     #[oai(status = 404, content_type = "application/problem+json")]
     NotFound(Json<Problem>),
@@ -75,7 +80,7 @@ enum UpdateThingResponse {
 
 #[derive(ApiResponse)]
 enum DeleteThingResponse {
-    /// The thing is gone (or was never there: deleting is idempotent).
+    /// The thing is gone (without `If-Match`, also when it was never there).
     #[oai(status = 204)]
     Deleted,
 }
@@ -113,15 +118,25 @@ impl ThingsApi {
     }
 
     /// Get one thing
+    ///
+    /// The `ETag` names this version: send it back as `If-Match` to change or delete the
+    /// thing, or as `If-None-Match` to get 304 Not Modified while it has not changed.
     #[oai(path = "/:id", method = "get", operation_id = "getThing")]
-    async fn get(&self, auth: BearerAuth, id: Path<String>) -> AppResult<GetThingResponse> {
-        Ok(match self.repository.find(&auth.0.subject, &id.0).await? {
-            Some(thing) => {
-                let etag = thing.etag();
-                GetThingResponse::Ok(Json(thing), etag)
-            }
-            None => GetThingResponse::NotFound(not_found()),
-        })
+    async fn get(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> AppResult<GetThingResponse> {
+        let preconditions = Preconditions::from_headers(req.headers())?;
+        let Some(thing) = self.repository.find(&auth.0.subject, &id.0).await? else {
+            return Ok(GetThingResponse::NotFound(not_found()));
+        };
+        let etag = thing.etag();
+        if preconditions.not_modified(&EntityTag::of_version(thing.version))? {
+            return Ok(GetThingResponse::NotModified(etag));
+        }
+        Ok(GetThingResponse::Ok(Json(thing), etag))
     }
 
     /// Create a thing
@@ -153,11 +168,15 @@ impl ThingsApi {
 
     /// Replace a thing
     ///
-    /// Sets every field of the thing. Repeating the same request leaves the same state.
+    /// Sets every field of the thing, if it is still the version `If-Match` names (its
+    /// `ETag`): 412 when it changed since, 428 without `If-Match` (unless the service turns
+    /// `things.require_if_match` off). Repeating the same request with the same
+    /// `Idempotency-Key` gets the first 200 back, not a 412 against the version it wrote.
     #[idempotent]
     #[oai(path = "/:id", method = "put", operation_id = "updateThing")]
     async fn update(
         &self,
+        req: &Request,
         auth: BearerAuth,
         id: Path<String>,
         body: Json<ThingInput>,
@@ -165,28 +184,50 @@ impl ThingsApi {
         if body.trimmed_name().is_empty() {
             return Err(AppError::Invalid("`name` must not be blank.".into()));
         }
-        Ok(
-            match self
-                .repository
-                .update(&auth.0.subject, &id.0, &body)
-                .await?
-            {
-                Some(thing) => {
-                    let etag = thing.etag();
-                    UpdateThingResponse::Ok(Json(thing), etag)
-                }
-                None => UpdateThingResponse::NotFound(not_found()),
-            },
+        let preconditions =
+            Preconditions::for_write(req.headers(), self.settings.require_if_match)?;
+        let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
+        let updated = conditional_write(
+            &preconditions,
+            || self.repository.version(owner, id),
+            |version| self.repository.update(owner, id, version, &body),
         )
+        .await?;
+        Ok(match updated {
+            Some(thing) => {
+                let etag = thing.etag();
+                UpdateThingResponse::Ok(Json(thing), etag)
+            }
+            None => UpdateThingResponse::NotFound(not_found()),
+        })
     }
 
     /// Delete a thing
     ///
-    /// Answers 204 whether or not the thing existed, so a retried delete succeeds.
+    /// Deletes the thing if it is still the version `If-Match` names: 412 when it changed
+    /// since (or is gone), 428 without `If-Match` (unless `things.require_if_match` is off;
+    /// then a thing that is not there answers 204 too). A retry with the same
+    /// `Idempotency-Key` gets the first 204 back.
     #[idempotent]
     #[oai(path = "/:id", method = "delete", operation_id = "deleteThing")]
-    async fn delete(&self, auth: BearerAuth, id: Path<String>) -> AppResult<DeleteThingResponse> {
-        self.repository.delete(&auth.0.subject, &id.0).await?;
+    async fn delete(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> AppResult<DeleteThingResponse> {
+        let preconditions =
+            Preconditions::for_write(req.headers(), self.settings.require_if_match)?;
+        let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
+        conditional_write(
+            &preconditions,
+            || self.repository.version(owner, id),
+            |version| async move {
+                let deleted = self.repository.delete(owner, id, version).await?;
+                Ok(deleted.then_some(()))
+            },
+        )
+        .await?;
         Ok(DeleteThingResponse::Deleted)
     }
 }

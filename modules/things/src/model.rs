@@ -1,5 +1,6 @@
 //! The thing, as stored and as shown to clients.
 
+use crud::EntityTag;
 use poem_openapi::Object;
 
 /// A thing owned by the caller.
@@ -21,9 +22,9 @@ pub struct Thing {
 }
 
 impl Thing {
-    /// The strong entity tag of this version.
+    /// The strong entity tag of this version (`"v3"`), for `ETag` and `If-Match`.
     pub fn etag(&self) -> String {
-        format!("\"{}-{}\"", self.id, self.version)
+        EntityTag::of_version(self.version).to_string()
     }
 }
 

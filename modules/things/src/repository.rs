@@ -82,39 +82,54 @@ impl ThingRepository {
         Ok(thing)
     }
 
-    /// Replaces the fields of a thing; `None` when the owner has no such thing.
+    /// The stored version of a thing; `None` when the owner has no such thing.
+    pub async fn version(&self, owner: &str, id: &str) -> AppResult<Option<i64>> {
+        let row = sqlx::query("SELECT version FROM things WHERE owner_id = $1 AND id = $2")
+            .bind(owner)
+            .bind(id)
+            .fetch_optional(self.database.pool())
+            .await
+            .map_err(AppError::internal)?;
+        row.map(|row| row.try_get("version").map_err(AppError::internal))
+            .transpose()
+    }
+
+    /// Replaces the fields of a thing if it is still at `version`, in one statement; the thing
+    /// as written, or `None` when the owner has no such thing at that version.
     pub async fn update(
         &self,
         owner: &str,
         id: &str,
+        version: i64,
         input: &ThingInput,
     ) -> AppResult<Option<Thing>> {
-        let updated = sqlx::query(
+        let row = sqlx::query(
             "UPDATE things SET name = $1, description = $2, version = version + 1, updated_at_ms = $3
-             WHERE owner_id = $4 AND id = $5",
+             WHERE owner_id = $4 AND id = $5 AND version = $6
+             RETURNING id, name, description, version, created_at_ms, updated_at_ms",
         )
         .bind(input.trimmed_name())
         .bind(&input.description)
         .bind(now_ms())
         .bind(owner)
         .bind(id)
-        .execute(self.database.pool())
+        .bind(version)
+        .fetch_optional(self.database.pool())
         .await
         .map_err(AppError::internal)?;
-        if updated.rows_affected() == 0 {
-            return Ok(None);
-        }
-        self.find(owner, id).await
+        row.as_ref().map(thing_from_row).transpose()
     }
 
-    /// Deletes a thing; whether it existed.
-    pub async fn delete(&self, owner: &str, id: &str) -> AppResult<bool> {
-        let deleted = sqlx::query("DELETE FROM things WHERE owner_id = $1 AND id = $2")
-            .bind(owner)
-            .bind(id)
-            .execute(self.database.pool())
-            .await
-            .map_err(AppError::internal)?;
+    /// Deletes a thing if it is still at `version`; whether it did.
+    pub async fn delete(&self, owner: &str, id: &str, version: i64) -> AppResult<bool> {
+        let deleted =
+            sqlx::query("DELETE FROM things WHERE owner_id = $1 AND id = $2 AND version = $3")
+                .bind(owner)
+                .bind(id)
+                .bind(version)
+                .execute(self.database.pool())
+                .await
+                .map_err(AppError::internal)?;
         Ok(deleted.rows_affected() > 0)
     }
 }

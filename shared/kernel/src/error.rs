@@ -35,6 +35,14 @@ pub enum AppError {
     /// The request conflicts with the current state of the resource.
     #[error("{0}")]
     Conflict(String),
+    /// A condition of the request (`If-Match`, `If-None-Match`) does not hold for the current
+    /// state of the resource (RFC 9110 §13.1).
+    #[error("{0}")]
+    PreconditionFailed(String),
+    /// The operation changes a resource only under a condition (`If-Match`), and the request
+    /// named none (RFC 6585 §3).
+    #[error("{0}")]
+    PreconditionRequired(String),
     /// The caller sent too many requests; try again after the given seconds.
     #[error("too many requests")]
     TooManyRequests { retry_after_secs: u64 },
@@ -60,6 +68,8 @@ impl AppError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
+            Self::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

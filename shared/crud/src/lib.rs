@@ -1,0 +1,17 @@
+//! The building block of entity modules: what every create, read, update and delete API repeats,
+//! written once.
+//!
+//! - [`EntityTag`]: the strong `ETag` of an entity's version (`"v3"`), and tags as clients send
+//!   them;
+//! - [`Preconditions`]: a request's `If-Match` and `If-None-Match`, evaluated as RFC 9110 §13.2.2
+//!   orders them: 412 problem+json when a condition fails, 428 when an operation requires
+//!   `If-Match` and the request has none, "not modified" for a read whose `If-None-Match` matches;
+//! - [`conditional_write`]: optimistic concurrency for a write under those conditions, with the
+//!   entity's version as the guard: the write is one conditional statement
+//!   (`UPDATE ... WHERE version = $n`), so no update is ever lost between a read and a write;
+//! - [`intents`]: the declared intents of CRUD operations, for `#[inherit_intent(...)]`.
+
+pub mod intents;
+mod precondition;
+
+pub use precondition::{EntityTag, Preconditions, conditional_write};
