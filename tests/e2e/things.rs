@@ -385,3 +385,79 @@ async fn without_required_if_match_an_unconditional_change_still_guards_its_vers
         "gone is gone"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_creates_never_takes_an_owner_past_the_limit() {
+    let app = TestApp::builder()
+        .setting("things.max_things_per_owner", "3")
+        .spawn()
+        .await;
+
+    let creates = (0..10).map(|n| {
+        app.request(Method::POST, "/api/v1/things")
+            .bearer_auth(app.token_for("alice"))
+            .json(&json!({ "name": format!("lamp {n}") }))
+            .send()
+    });
+    let statuses: Vec<StatusCode> = futures_util::future::join_all(creates)
+        .await
+        .into_iter()
+        .map(|response| response.expect("request failed").status())
+        .collect();
+
+    let created = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CREATED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CONFLICT)
+        .count();
+    assert_eq!((created, refused), (3, 7), "{statuses:?}");
+    let page: Value = app
+        .get_as("alice", "/api/v1/things")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page["total"], 3);
+}
+
+#[tokio::test]
+async fn deleting_a_thing_frees_its_place_under_the_limit() {
+    let app = TestApp::builder()
+        .setting("things.max_things_per_owner", "1")
+        .spawn()
+        .await;
+    let path = created_path(&app, "alice", "lamp").await;
+    let over = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "desk" }),
+        )
+        .await;
+
+    send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+    let after_delete = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "desk" }),
+        )
+        .await;
+
+    assert_problem(over, StatusCode::CONFLICT).await;
+    assert_eq!(after_delete.status(), StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn a_thing_without_a_description_has_no_description_field() {
+    let app = TestApp::spawn().await;
+
+    let created = create_thing(&app, "alice", "lamp").await;
+
+    assert!(created.get("description").is_none(), "{created}");
+}

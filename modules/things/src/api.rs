@@ -143,7 +143,7 @@ impl ThingsApi {
     ///
     /// Send an `Idempotency-Key` to make retries safe: a retry with the same key and body
     /// returns the first response instead of creating a second thing.
-    #[idempotent]
+    #[inherit_intent(crud::intents::CREATE)]
     #[oai(path = "/", method = "post", operation_id = "createThing")]
     async fn create(
         &self,
@@ -154,13 +154,16 @@ impl ThingsApi {
             return Err(AppError::Invalid("`name` must not be blank.".into()));
         }
         let owner = &auth.0.subject;
-        if self.repository.count(owner).await? >= self.settings.max_things_per_owner {
+        let Some(thing) = self
+            .repository
+            .insert(owner, &body, self.settings.max_things_per_owner)
+            .await?
+        else {
             return Ok(CreateThingResponse::LimitReached(Json(
                 Problem::from_status(StatusCode::CONFLICT)
                     .with_detail("The caller already holds as many things as allowed."),
             )));
-        }
-        let thing = self.repository.insert(owner, &body).await?;
+        };
         let location = format!("{}/things/{}", kernel::API_PREFIX, thing.id);
         let etag = thing.etag();
         Ok(CreateThingResponse::Created(Json(thing), location, etag))
@@ -172,7 +175,7 @@ impl ThingsApi {
     /// `ETag`): 412 when it changed since, 428 without `If-Match` (unless the service turns
     /// `things.require_if_match` off). Repeating the same request with the same
     /// `Idempotency-Key` gets the first 200 back, not a 412 against the version it wrote.
-    #[idempotent]
+    #[inherit_intent(crud::intents::REPLACE)]
     #[oai(path = "/:id", method = "put", operation_id = "updateThing")]
     async fn update(
         &self,
@@ -208,7 +211,7 @@ impl ThingsApi {
     /// since (or is gone), 428 without `If-Match` (unless `things.require_if_match` is off;
     /// then a thing that is not there answers 204 too). A retry with the same
     /// `Idempotency-Key` gets the first 204 back.
-    #[idempotent]
+    #[inherit_intent(crud::intents::DELETE)]
     #[oai(path = "/:id", method = "delete", operation_id = "deleteThing")]
     async fn delete(
         &self,

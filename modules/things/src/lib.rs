@@ -3,8 +3,11 @@
 //! It is the worked example of a module, meant to be copied: [`ThingsModule`] is the contract
 //! the host mounts, [`api`] holds the HTTP operations (their doc comments are the OpenAPI text),
 //! [`repository`] the SQL, and `migrations/` the schema. It depends only on the `shared/`
-//! crates. Create and update are idempotent: a client that retries with the same
-//! `Idempotency-Key` gets the first response back instead of a second thing.
+//! crates. Create, replace and delete inherit their intents from `crud::intents` (idempotent: a
+//! client that retries with the same `Idempotency-Key` gets the first response back instead of a
+//! second thing); replace and delete are conditional on the version the client read
+//! (`If-Match`, through `crud::conditional_write`), and the per-owner limit is counted on the
+//! owner's row in the create's own transaction, so no burst of creates can pass it.
 
 pub mod api;
 pub mod model;
@@ -44,11 +47,18 @@ impl Module for ThingsModule {
     type Api = ThingsApi;
 
     fn migrations() -> &'static [Migration] {
-        &[Migration {
-            version: 1,
-            name: "create things",
-            sql: include_str!("../migrations/0001_create_things.sql"),
-        }]
+        &[
+            Migration {
+                version: 1,
+                name: "create things",
+                sql: include_str!("../migrations/0001_create_things.sql"),
+            },
+            Migration {
+                version: 2,
+                name: "count things per owner",
+                sql: include_str!("../migrations/0002_owner_counts.sql"),
+            },
+        ]
     }
 
     fn api(context: &ModuleContext, settings: ThingsSettings) -> anyhow::Result<ThingsApi> {

@@ -11,7 +11,8 @@ pub struct Thing {
     pub id: String,
     /// Display name, 1 to 200 characters.
     pub name: String,
-    /// Optional free text, up to 2000 characters.
+    /// Optional free text, up to 2000 characters; absent when there is none.
+    #[oai(skip_serializing_if_is_none)]
     pub description: Option<String>,
     /// Incremented on every update; the `ETag` is derived from it.
     pub version: i64,

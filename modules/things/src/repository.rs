@@ -55,7 +55,15 @@ impl ThingRepository {
         row.as_ref().map(thing_from_row).transpose()
     }
 
-    pub async fn insert(&self, owner: &str, input: &ThingInput) -> AppResult<Thing> {
+    /// Creates a thing, unless `owner` already holds `limit` things: `None` then. One
+    /// transaction that first counts the thing on the owner's row, conditionally, so that
+    /// concurrent creates queue there and the limit holds however many arrive at once.
+    pub async fn insert(
+        &self,
+        owner: &str,
+        input: &ThingInput,
+        limit: u64,
+    ) -> AppResult<Option<Thing>> {
         let now = now_ms();
         let thing = Thing {
             id: uuid::Uuid::now_v7().to_string(),
@@ -65,6 +73,30 @@ impl ThingRepository {
             created_at_ms: now,
             updated_at_ms: now,
         };
+        let mut tx = self
+            .database
+            .pool()
+            .begin()
+            .await
+            .map_err(AppError::internal)?;
+        sqlx::query(
+            "INSERT INTO things_owners (owner_id, things) VALUES ($1, 0) ON CONFLICT (owner_id) DO NOTHING",
+        )
+        .bind(owner)
+        .execute(&mut *tx)
+        .await
+        .map_err(AppError::internal)?;
+        let counted = sqlx::query(
+            "UPDATE things_owners SET things = things + 1 WHERE owner_id = $1 AND things < $2",
+        )
+        .bind(owner)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .execute(&mut *tx)
+        .await
+        .map_err(AppError::internal)?;
+        if counted.rows_affected() == 0 {
+            return Ok(None);
+        }
         sqlx::query(
             "INSERT INTO things (id, owner_id, name, description, version, created_at_ms, updated_at_ms)
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -76,10 +108,11 @@ impl ThingRepository {
         .bind(thing.version)
         .bind(thing.created_at_ms)
         .bind(thing.updated_at_ms)
-        .execute(self.database.pool())
+        .execute(&mut *tx)
         .await
         .map_err(AppError::internal)?;
-        Ok(thing)
+        tx.commit().await.map_err(AppError::internal)?;
+        Ok(Some(thing))
     }
 
     /// The stored version of a thing; `None` when the owner has no such thing.
@@ -120,17 +153,33 @@ impl ThingRepository {
         row.as_ref().map(thing_from_row).transpose()
     }
 
-    /// Deletes a thing if it is still at `version`; whether it did.
+    /// Deletes a thing if it is still at `version`, and uncounts it from its owner, in one
+    /// transaction; whether it did.
     pub async fn delete(&self, owner: &str, id: &str, version: i64) -> AppResult<bool> {
+        let mut tx = self
+            .database
+            .pool()
+            .begin()
+            .await
+            .map_err(AppError::internal)?;
         let deleted =
             sqlx::query("DELETE FROM things WHERE owner_id = $1 AND id = $2 AND version = $3")
                 .bind(owner)
                 .bind(id)
                 .bind(version)
-                .execute(self.database.pool())
+                .execute(&mut *tx)
                 .await
                 .map_err(AppError::internal)?;
-        Ok(deleted.rows_affected() > 0)
+        if deleted.rows_affected() == 0 {
+            return Ok(false);
+        }
+        sqlx::query("UPDATE things_owners SET things = things - 1 WHERE owner_id = $1")
+            .bind(owner)
+            .execute(&mut *tx)
+            .await
+            .map_err(AppError::internal)?;
+        tx.commit().await.map_err(AppError::internal)?;
+        Ok(true)
     }
 }
 
