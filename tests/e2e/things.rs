@@ -461,3 +461,89 @@ async fn a_thing_without_a_description_has_no_description_field() {
 
     assert!(created.get("description").is_none(), "{created}");
 }
+
+/// PATCHes `path` as `owner` with a JSON Merge Patch under `If-Match: "v1"`.
+async fn merge_patch(app: &TestApp, path: &str, patch: Value) -> reqwest::Response {
+    app.request(Method::PATCH, path)
+        .bearer_auth(app.token_for("alice"))
+        .header("if-match", "\"v1\"")
+        .header("content-type", "application/merge-patch+json")
+        .body(patch.to_string())
+        .send()
+        .await
+        .expect("request failed")
+}
+
+#[tokio::test]
+async fn a_merge_patch_changes_only_the_fields_it_names() {
+    let app = TestApp::spawn().await;
+    let created = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "lamp", "description": "red" }),
+        )
+        .await;
+    let path = created.headers()["location"].to_str().unwrap().to_owned();
+
+    let response = merge_patch(&app, &path, json!({ "name": "desk lamp" })).await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["etag"], "\"v2\"");
+    let patched: Value = response.json().await.unwrap();
+    assert_eq!(patched["name"], "desk lamp");
+    assert_eq!(patched["description"], "red", "left out, left as it was");
+}
+
+#[tokio::test]
+async fn a_merge_patch_with_null_removes_the_description() {
+    let app = TestApp::spawn().await;
+    let created = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "lamp", "description": "red" }),
+        )
+        .await;
+    let path = created.headers()["location"].to_str().unwrap().to_owned();
+
+    let response = merge_patch(&app, &path, json!({ "description": null })).await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+    let patched: Value = response.json().await.unwrap();
+    assert!(patched.get("description").is_none(), "{patched}");
+    assert_eq!(patched["name"], "lamp");
+}
+
+#[tokio::test]
+async fn a_merge_patch_cannot_remove_or_blank_the_name() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+
+    let removed = merge_patch(&app, &path, json!({ "name": null })).await;
+    let blank = merge_patch(&app, &path, json!({ "name": "   " })).await;
+
+    assert_problem(removed, StatusCode::BAD_REQUEST).await;
+    assert_problem(blank, StatusCode::BAD_REQUEST).await;
+    let unchanged: Value = app.get_as("alice", &path).await.json().await.unwrap();
+    assert_eq!(unchanged["version"], 1);
+}
+
+#[tokio::test]
+async fn a_patch_in_plain_json_is_refused() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+
+    let response = app
+        .request(Method::PATCH, &path)
+        .bearer_auth(app.token_for("alice"))
+        .header("if-match", "\"v1\"")
+        .json(&json!({ "name": "desk lamp" }))
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
+}

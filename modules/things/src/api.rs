@@ -2,15 +2,15 @@
 
 use crud::{EntityTag, Preconditions, conditional_write};
 use kernel::problem::Problem;
-use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest};
+use kernel::{AppResult, BearerAuth, Page, PageRequest};
 use poem::Request;
 use poem::http::StatusCode;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
-use poem_openapi::{ApiResponse, OpenApi, Tags};
+use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
 
 use crate::ThingsSettings;
-use crate::model::{Thing, ThingInput};
+use crate::model::{Thing, ThingInput, ThingPatch};
 use crate::repository::ThingRepository;
 
 #[derive(Tags)]
@@ -76,6 +76,14 @@ enum UpdateThingResponse {
     /// The caller has no thing with this id.
     #[oai(status = 404, content_type = "application/problem+json")]
     NotFound(Json<Problem>),
+}
+
+/// A change to some fields of a thing.
+#[derive(ApiRequest)]
+enum PatchThingRequest {
+    /// A JSON Merge Patch (RFC 7396).
+    #[oai(content_type = "application/merge-patch+json")]
+    MergePatch(Json<ThingPatch>),
 }
 
 #[derive(ApiResponse)]
@@ -150,13 +158,11 @@ impl ThingsApi {
         auth: BearerAuth,
         body: Json<ThingInput>,
     ) -> AppResult<CreateThingResponse> {
-        if body.trimmed_name().is_empty() {
-            return Err(AppError::Invalid("`name` must not be blank.".into()));
-        }
+        let fields = body.parse()?;
         let owner = &auth.0.subject;
         let Some(thing) = self
             .repository
-            .insert(owner, &body, self.settings.max_things_per_owner)
+            .insert(owner, &fields, self.settings.max_things_per_owner)
             .await?
         else {
             return Ok(CreateThingResponse::LimitReached(Json(
@@ -184,19 +190,51 @@ impl ThingsApi {
         id: Path<String>,
         body: Json<ThingInput>,
     ) -> AppResult<UpdateThingResponse> {
-        if body.trimmed_name().is_empty() {
-            return Err(AppError::Invalid("`name` must not be blank.".into()));
-        }
+        let fields = body.parse()?;
         let preconditions =
             Preconditions::for_write(req.headers(), self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
         let updated = conditional_write(
             &preconditions,
             || self.repository.version(owner, id),
-            |version| self.repository.update(owner, id, version, &body),
+            |version| self.repository.update(owner, id, version, &fields),
         )
         .await?;
         Ok(match updated {
+            Some(thing) => {
+                let etag = thing.etag();
+                UpdateThingResponse::Ok(Json(thing), etag)
+            }
+            None => UpdateThingResponse::NotFound(not_found()),
+        })
+    }
+
+    /// Change some fields of a thing
+    ///
+    /// A JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`): fields left
+    /// out stay as they are, `"description": null` removes the description. Conditional on
+    /// `If-Match` like a replacement.
+    #[inherit_intent(crud::intents::PATCH)]
+    #[oai(path = "/:id", method = "patch", operation_id = "patchThing")]
+    async fn patch(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        id: Path<String>,
+        body: PatchThingRequest,
+    ) -> AppResult<UpdateThingResponse> {
+        let PatchThingRequest::MergePatch(patch) = body;
+        let changes = patch.parse()?;
+        let preconditions =
+            Preconditions::for_write(req.headers(), self.settings.require_if_match)?;
+        let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
+        let patched = conditional_write(
+            &preconditions,
+            || self.repository.version(owner, id),
+            |version| self.repository.patch(owner, id, version, &changes),
+        )
+        .await?;
+        Ok(match patched {
             Some(thing) => {
                 let etag = thing.etag();
                 UpdateThingResponse::Ok(Json(thing), etag)

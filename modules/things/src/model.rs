@@ -1,7 +1,9 @@
 //! The thing, as stored and as shown to clients.
 
 use crud::EntityTag;
+use kernel::{AppError, AppResult};
 use poem_openapi::Object;
+use poem_openapi::types::MaybeUndefined;
 
 /// A thing owned by the caller.
 #[derive(Debug, Clone, PartialEq, Object)]
@@ -41,9 +43,81 @@ pub struct ThingInput {
     pub description: Option<String>,
 }
 
+/// A thing's name: trimmed, 1 to 200 characters. The one place names are checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThingName(String);
+
+impl ThingName {
+    pub fn parse(name: &str) -> AppResult<Self> {
+        let name = name.trim();
+        match name.chars().count() {
+            0 => Err(AppError::Invalid("`name` must not be blank.".into())),
+            1..=200 => Ok(Self(name.to_owned())),
+            _ => Err(AppError::Invalid(
+                "`name` must be at most 200 characters.".into(),
+            )),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A replacement, checked: what the repository writes.
+#[derive(Debug, Clone)]
+pub struct ThingFields {
+    pub name: ThingName,
+    pub description: Option<String>,
+}
+
 impl ThingInput {
-    /// The name without surrounding white space; blank names are refused by the API.
-    pub fn trimmed_name(&self) -> &str {
-        self.name.trim()
+    /// The fields, checked.
+    pub fn parse(&self) -> AppResult<ThingFields> {
+        Ok(ThingFields {
+            name: ThingName::parse(&self.name)?,
+            description: self.description.clone(),
+        })
+    }
+}
+
+/// A JSON Merge Patch (RFC 7396) of a thing: a field left out stays as it is; `description:
+/// null` removes the description. `name` cannot be removed.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ThingPatch {
+    /// A new display name, 1 to 200 characters.
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: MaybeUndefined<String>,
+    /// A new description (up to 2000 characters), or `null` to remove it.
+    #[oai(validator(max_length = 2000))]
+    pub description: MaybeUndefined<String>,
+}
+
+/// A merge patch, checked: `None` leaves a field as it is.
+#[derive(Debug, Clone)]
+pub struct ThingChanges {
+    pub name: Option<ThingName>,
+    /// `Some(None)` removes the description.
+    pub description: Option<Option<String>>,
+}
+
+impl ThingPatch {
+    pub fn parse(&self) -> AppResult<ThingChanges> {
+        let name = match &self.name {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => {
+                return Err(AppError::Invalid(
+                    "`name` cannot be removed: a thing always has one.".into(),
+                ));
+            }
+            MaybeUndefined::Value(name) => Some(ThingName::parse(name)?),
+        };
+        let description = match &self.description {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(text) => Some(Some(text.clone())),
+        };
+        Ok(ThingChanges { name, description })
     }
 }

@@ -6,7 +6,7 @@ use kernel::{AppError, AppResult, PageRequest};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use crate::model::{Thing, ThingInput};
+use crate::model::{Thing, ThingChanges, ThingFields, ThingName};
 
 #[derive(Debug, Clone)]
 pub struct ThingRepository {
@@ -61,14 +61,14 @@ impl ThingRepository {
     pub async fn insert(
         &self,
         owner: &str,
-        input: &ThingInput,
+        fields: &ThingFields,
         limit: u64,
     ) -> AppResult<Option<Thing>> {
         let now = now_ms();
         let thing = Thing {
             id: uuid::Uuid::now_v7().to_string(),
-            name: input.trimmed_name().to_owned(),
-            description: input.description.clone(),
+            name: fields.name.as_str().to_owned(),
+            description: fields.description.clone(),
             version: 1,
             created_at_ms: now,
             updated_at_ms: now,
@@ -134,15 +134,44 @@ impl ThingRepository {
         owner: &str,
         id: &str,
         version: i64,
-        input: &ThingInput,
+        fields: &ThingFields,
     ) -> AppResult<Option<Thing>> {
         let row = sqlx::query(
             "UPDATE things SET name = $1, description = $2, version = version + 1, updated_at_ms = $3
              WHERE owner_id = $4 AND id = $5 AND version = $6
              RETURNING id, name, description, version, created_at_ms, updated_at_ms",
         )
-        .bind(input.trimmed_name())
-        .bind(&input.description)
+        .bind(fields.name.as_str())
+        .bind(&fields.description)
+        .bind(now_ms())
+        .bind(owner)
+        .bind(id)
+        .bind(version)
+        .fetch_optional(self.database.pool())
+        .await
+        .map_err(AppError::internal)?;
+        row.as_ref().map(thing_from_row).transpose()
+    }
+
+    /// Applies a merge patch to a thing if it is still at `version`, in one statement; the thing
+    /// as written, or `None` when the owner has no such thing at that version.
+    pub async fn patch(
+        &self,
+        owner: &str,
+        id: &str,
+        version: i64,
+        changes: &ThingChanges,
+    ) -> AppResult<Option<Thing>> {
+        let row = sqlx::query(
+            "UPDATE things SET name = COALESCE($1, name),
+                 description = CASE WHEN $2 THEN $3 ELSE description END,
+                 version = version + 1, updated_at_ms = $4
+             WHERE owner_id = $5 AND id = $6 AND version = $7
+             RETURNING id, name, description, version, created_at_ms, updated_at_ms",
+        )
+        .bind(changes.name.as_ref().map(ThingName::as_str))
+        .bind(changes.description.is_some())
+        .bind(changes.description.clone().flatten())
         .bind(now_ms())
         .bind(owner)
         .bind(id)
