@@ -88,6 +88,7 @@ impl From<TokenPair> for TokenResponse {
 pub struct UserView {
     pub id: String,
     pub email: String,
+    #[oai(skip_serializing_if_is_none)]
     pub display_name: Option<String>,
     pub roles: Vec<String>,
     /// Whether the email address has been confirmed.
@@ -119,6 +120,7 @@ pub struct SessionView {
     pub id: String,
     /// Whether this is the session of the access token making the request.
     pub current: bool,
+    #[oai(skip_serializing_if_is_none)]
     pub user_agent: Option<String>,
     pub created_at_ms: i64,
     pub last_used_at_ms: i64,
@@ -152,6 +154,7 @@ pub struct AuditEntryView {
     /// Milliseconds since the Unix epoch.
     pub at_ms: i64,
     /// The `X-Request-Id` of the request that made the change.
+    #[oai(skip_serializing_if_is_none)]
     pub request_id: Option<String>,
 }
 
