@@ -13,7 +13,9 @@ use std::time::Duration;
 use anyhow::Context as _;
 use idempotency::intent::DeclaredIntents;
 use idempotency::{DurableOutcomes, Idempotency, IdempotencySettings};
-use infra::http::{Authenticate, BodyLimit, ResolveClient, observe, panic_as_problem};
+use infra::http::{
+    AllowedMethods, AnswerAllow, Authenticate, BodyLimit, ResolveClient, observe, panic_as_problem,
+};
 use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
 use infra::rate_limit::{RateLimitSettings, RateLimiter};
@@ -178,6 +180,7 @@ impl Application {
             &<(modules::ModuleApis, X)>::declared_intents(),
             idempotency.settings(),
         );
+        let allowed_methods = Arc::new(AllowedMethods::from_openapi(&document));
         let document = OpenApiDocument(Arc::new(serde_json::to_string_pretty(&document)?));
 
         let route = Route::new()
@@ -216,6 +219,7 @@ impl Application {
             .data(document.clone())
             .data(docs::swagger_config())
             .around(observe)
+            .with(AnswerAllow(allowed_methods))
             .with(ResolveClient(Arc::new(settings.server.client_addresses()?)))
             .with_if(
                 settings.server.instance_header,

@@ -29,6 +29,29 @@ async fn a_wrong_method_is_a_405_problem() {
 }
 
 #[tokio::test]
+async fn a_405_names_the_methods_that_would_have_worked() {
+    let app = TestApp::spawn().await;
+    let allow =
+        |response: &reqwest::Response| response.headers()["allow"].to_str().unwrap().to_owned();
+
+    let thing = app
+        .request(reqwest::Method::TRACE, "/api/v1/things/some-id")
+        .send()
+        .await
+        .unwrap();
+    let login = app
+        .request(reqwest::Method::GET, "/api/v1/auth/login")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(thing.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(allow(&thing), "GET, PUT, PATCH, DELETE");
+    assert_eq!(login.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(allow(&login), "POST");
+}
+
+#[tokio::test]
 async fn malformed_json_is_a_400_problem() {
     let app = TestApp::spawn().await;
 

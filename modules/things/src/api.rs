@@ -111,9 +111,13 @@ impl ThingsApi {
         &self,
         auth: BearerAuth,
         /// Page number, from 1.
+        #[oai(validator(minimum(value = "1")))]
         page: Query<Option<u32>>,
         /// Items per page, 1 to 100 (default 20).
-        #[oai(name = "perPage")]
+        #[oai(
+            name = "perPage",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
         per_page: Query<Option<u32>>,
     ) -> AppResult<ListThingsResponse> {
         let owner = &auth.0.subject;

@@ -213,6 +213,94 @@ impl<E: Endpoint> Endpoint for ResolveClientEndpoint<E> {
     }
 }
 
+/// The methods each documented path accepts: what the `Allow` header of a 405 answer lists
+/// (RFC 9110 §15.5.6: a 405 must say which methods would have worked).
+#[derive(Debug, Clone, Default)]
+pub struct AllowedMethods {
+    routes: Vec<(Vec<Option<String>>, HeaderValue)>,
+}
+
+impl AllowedMethods {
+    /// From an OpenAPI document: each path template (`/api/v1/things/{id}`, a `{...}` segment
+    /// matching any one segment) with the methods it lists.
+    pub fn from_openapi(document: &serde_json::Value) -> Self {
+        const METHODS: [&str; 8] = [
+            "get", "head", "options", "post", "put", "patch", "delete", "trace",
+        ];
+        let routes = document["paths"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(template, item)| {
+                let methods: Vec<String> = METHODS
+                    .iter()
+                    .filter(|method| item.get(**method).is_some())
+                    .map(|method| method.to_ascii_uppercase())
+                    .collect();
+                let allow = HeaderValue::from_str(&methods.join(", ")).ok()?;
+                let segments = template
+                    .split('/')
+                    .map(|segment| {
+                        (!(segment.starts_with('{') && segment.ends_with('}')))
+                            .then(|| segment.to_owned())
+                    })
+                    .collect();
+                Some((segments, allow))
+            })
+            .collect();
+        Self { routes }
+    }
+
+    /// The `Allow` value for a request path, if a documented template matches it.
+    pub fn allow(&self, path: &str) -> Option<&HeaderValue> {
+        let segments: Vec<&str> = path.split('/').collect();
+        self.routes
+            .iter()
+            .find(|(template, _)| {
+                template.len() == segments.len()
+                    && template.iter().zip(&segments).all(|(expected, actual)| {
+                        expected.as_deref().is_none_or(|literal| literal == *actual)
+                    })
+            })
+            .map(|(_, allow)| allow)
+    }
+}
+
+/// Adds the `Allow` header to 405 answers, from [`AllowedMethods`].
+#[derive(Debug, Clone)]
+pub struct AnswerAllow(pub Arc<AllowedMethods>);
+
+impl<E: Endpoint> Middleware<E> for AnswerAllow {
+    type Output = AnswerAllowEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        AnswerAllowEndpoint {
+            inner,
+            allowed: Arc::clone(&self.0),
+        }
+    }
+}
+
+pub struct AnswerAllowEndpoint<E> {
+    inner: E,
+    allowed: Arc<AllowedMethods>,
+}
+
+impl<E: Endpoint> Endpoint for AnswerAllowEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, req: Request) -> poem::Result<Response> {
+        let path = req.uri().path().to_owned();
+        let mut response = self.inner.call(req).await?.into_response();
+        if response.status() == StatusCode::METHOD_NOT_ALLOWED
+            && let Some(allow) = self.allowed.allow(&path)
+        {
+            response.headers_mut().insert(header::ALLOW, allow.clone());
+        }
+        Ok(response)
+    }
+}
+
 /// Refuses request bodies over a size with 413, however they are framed.
 ///
 /// A declared `Content-Length` over the limit is refused before the body is read (and one within
