@@ -89,7 +89,7 @@ fn document_idempotent(
          The same key with a different body, query or path answers 422. A retry while the first \
          request still runs waits up to {} for its response, then answers 409 with `Retry-After`. \
          Failed responses are not kept, so a retry after an error executes. Keys are scoped to \
-         the caller and this operation.{}",
+         the caller and this operation. A blank value counts as no key.{}",
         humanize(settings.retention),
         humanize(settings.lock_wait),
         if key_required {
@@ -119,7 +119,7 @@ fn document_idempotent(
             "in": "header",
             "required": key_required,
             "description": description,
-            "schema": { "type": "string", "minLength": 1, "maxLength": 255 },
+            "schema": { "type": "string", "maxLength": 255 },
             "example": "8e03978e-40d5-43e8-bc93-6894a57f9324"
         }));
     }
