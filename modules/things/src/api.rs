@@ -78,6 +78,19 @@ enum UpdateThingResponse {
     NotFound(Json<Problem>),
 }
 
+impl UpdateThingResponse {
+    /// The thing as written, or 404 when there was none.
+    fn of(written: Option<Thing>) -> Self {
+        match written {
+            Some(thing) => {
+                let etag = thing.etag();
+                Self::Ok(Json(thing), etag)
+            }
+            None => Self::NotFound(not_found()),
+        }
+    }
+}
+
 /// A change to some fields of a thing.
 #[derive(ApiRequest)]
 enum PatchThingRequest {
@@ -204,13 +217,7 @@ impl ThingsApi {
             |version| self.repository.update(owner, id, version, &fields),
         )
         .await?;
-        Ok(match updated {
-            Some(thing) => {
-                let etag = thing.etag();
-                UpdateThingResponse::Ok(Json(thing), etag)
-            }
-            None => UpdateThingResponse::NotFound(not_found()),
-        })
+        Ok(UpdateThingResponse::of(updated))
     }
 
     /// Change some fields of a thing
@@ -238,13 +245,7 @@ impl ThingsApi {
             |version| self.repository.patch(owner, id, version, &changes),
         )
         .await?;
-        Ok(match patched {
-            Some(thing) => {
-                let etag = thing.etag();
-                UpdateThingResponse::Ok(Json(thing), etag)
-            }
-            None => UpdateThingResponse::NotFound(not_found()),
-        })
+        Ok(UpdateThingResponse::of(patched))
     }
 
     /// Delete a thing

@@ -334,22 +334,11 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
             }
             match claimed {
                 Ok(Claim::Acquired(token)) => {
-                    if self.options.transactional
-                        && let Some(durable) = layer.durable.clone()
+                    if let Some(answer) = self
+                        .committed_answer(&layer, &scope, Some(&token), &fingerprint, &mut req)
+                        .await
                     {
-                        match self
-                            .recover(&layer, &durable, &scope, Some(&token), &fingerprint)
-                            .await
-                        {
-                            Recovery::Answer(response) => return Ok(response),
-                            Recovery::Execute => {
-                                req.extensions_mut().insert(PendingOutcome::new(
-                                    &scope,
-                                    &fingerprint,
-                                    settings.retention,
-                                ));
-                            }
-                        }
+                        return Ok(answer);
                     }
                     return self.execute_claimed(layer, scope, token, req).await;
                 }
@@ -382,22 +371,11 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
                             // A transactional operation still has its committed outcomes: a
                             // retry replays from them, and of two concurrent duplicates the
                             // second commit fails on the outcome's key instead of applying twice.
-                            if self.options.transactional
-                                && let Some(durable) = layer.durable.clone()
+                            if let Some(answer) = self
+                                .committed_answer(&layer, &scope, None, &fingerprint, &mut req)
+                                .await
                             {
-                                match self
-                                    .recover(&layer, &durable, &scope, None, &fingerprint)
-                                    .await
-                                {
-                                    Recovery::Answer(response) => return Ok(response),
-                                    Recovery::Execute => {
-                                        req.extensions_mut().insert(PendingOutcome::new(
-                                            &scope,
-                                            &fingerprint,
-                                            settings.retention,
-                                        ));
-                                    }
-                                }
+                                return Ok(answer);
                             }
                             self.inner.call(req).await.map(IntoResponse::into_response)
                         }
@@ -424,6 +402,37 @@ enum Recovery {
 }
 
 impl<E: Endpoint + 'static> Guard<E> {
+    /// For a transactional operation: the answer a committed outcome gives (see
+    /// [`Self::recover`]), or, when there is none, `None` with the request told where its
+    /// handler records its own outcome. `None` for other operations.
+    async fn committed_answer(
+        &self,
+        layer: &Idempotency,
+        scope: &ScopeKey,
+        claim: Option<&LeaseToken>,
+        fingerprint: &Fingerprint,
+        req: &mut Request,
+    ) -> Option<Response> {
+        let durable = layer
+            .durable
+            .as_ref()
+            .filter(|_| self.options.transactional)?;
+        match self
+            .recover(layer, durable, scope, claim, fingerprint)
+            .await
+        {
+            Recovery::Answer(response) => Some(response),
+            Recovery::Execute => {
+                req.extensions_mut().insert(PendingOutcome::new(
+                    scope,
+                    fingerprint,
+                    layer.settings.retention,
+                ));
+                None
+            }
+        }
+    }
+
     /// Looks for an outcome a transactional execution committed (a process that died after its
     /// commit, before the store kept the response): replays it and, under a `claim` of the
     /// store, completes the store's record with it so that later retries replay from there.
