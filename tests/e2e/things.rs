@@ -547,3 +547,66 @@ async fn a_patch_in_plain_json_is_refused() {
 
     assert_problem(response, StatusCode::UNSUPPORTED_MEDIA_TYPE).await;
 }
+
+#[tokio::test]
+async fn a_create_that_fails_takes_no_place_under_the_limit() {
+    let app = TestApp::builder()
+        .setting("things.max_things_per_owner", "1")
+        .spawn()
+        .await;
+    let fault = app
+        .database
+        .inject_fault("things", testing::fault::Statement::Insert)
+        .await;
+
+    let failed = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "lamp" }),
+        )
+        .await;
+    fault.remove().await;
+    let retried = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "lamp" }),
+        )
+        .await;
+
+    assert_problem(failed, StatusCode::INTERNAL_SERVER_ERROR).await;
+    assert_eq!(
+        retried.status(),
+        StatusCode::CREATED,
+        "the failed create was not counted"
+    );
+}
+
+#[tokio::test]
+async fn a_delete_that_fails_keeps_the_thing() {
+    let app = TestApp::spawn().await;
+    let path = created_path(&app, "alice", "lamp").await;
+    let fault = app
+        .database
+        .inject_fault(
+            "things_owners",
+            testing::fault::Statement::UpdateOf("things"),
+        )
+        .await;
+
+    let failed = send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+    let meanwhile = app.get_as("alice", &path).await;
+    fault.remove().await;
+    let retried = send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+
+    assert_problem(failed, StatusCode::INTERNAL_SERVER_ERROR).await;
+    assert_eq!(
+        meanwhile.status(),
+        StatusCode::OK,
+        "the thing is still there"
+    );
+    assert_eq!(retried.status(), StatusCode::NO_CONTENT);
+}
