@@ -610,3 +610,19 @@ async fn a_delete_that_fails_keeps_the_thing() {
     );
     assert_eq!(retried.status(), StatusCode::NO_CONTENT);
 }
+
+#[tokio::test]
+async fn times_are_rfc_3339_strings() {
+    let app = TestApp::spawn().await;
+
+    let created = create_thing(&app, "alice", "lamp").await;
+
+    let created_at = created["createdAt"]
+        .as_str()
+        .expect("createdAt is a string");
+    let parsed =
+        time::OffsetDateTime::parse(created_at, &time::format_description::well_known::Rfc3339);
+    assert!(parsed.is_ok(), "{created_at}");
+    assert_eq!(created["updatedAt"], created["createdAt"]);
+    assert!(created.get("createdAtMs").is_none());
+}

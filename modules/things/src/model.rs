@@ -4,6 +4,13 @@ use crud::EntityTag;
 use kernel::{AppError, AppResult};
 use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
+use time::OffsetDateTime;
+
+/// A stored time (Unix milliseconds) as the API shows it.
+pub fn timestamp(unix_ms: i64) -> AppResult<OffsetDateTime> {
+    OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
+        .map_err(AppError::internal)
+}
 
 /// A thing owned by the caller.
 #[derive(Debug, Clone, PartialEq, Object)]
@@ -18,10 +25,10 @@ pub struct Thing {
     pub description: Option<String>,
     /// Incremented on every update; the `ETag` is derived from it.
     pub version: i64,
-    /// Creation time, milliseconds since the Unix epoch.
-    pub created_at_ms: i64,
-    /// Last update time, milliseconds since the Unix epoch.
-    pub updated_at_ms: i64,
+    /// When the thing was created (RFC 3339, UTC).
+    pub created_at: OffsetDateTime,
+    /// When the thing last changed (RFC 3339, UTC).
+    pub updated_at: OffsetDateTime,
 }
 
 impl Thing {

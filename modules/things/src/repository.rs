@@ -6,7 +6,7 @@ use kernel::{AppError, AppResult, PageRequest};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use crate::model::{Thing, ThingChanges, ThingFields, ThingName};
+use crate::model::{Thing, ThingChanges, ThingFields, ThingName, timestamp};
 
 #[derive(Debug, Clone)]
 pub struct ThingRepository {
@@ -70,8 +70,8 @@ impl ThingRepository {
             name: fields.name.as_str().to_owned(),
             description: fields.description.clone(),
             version: 1,
-            created_at_ms: now,
-            updated_at_ms: now,
+            created_at: timestamp(now)?,
+            updated_at: timestamp(now)?,
         };
         let mut tx = self
             .database
@@ -106,8 +106,8 @@ impl ThingRepository {
         .bind(&thing.name)
         .bind(&thing.description)
         .bind(thing.version)
-        .bind(thing.created_at_ms)
-        .bind(thing.updated_at_ms)
+        .bind(now)
+        .bind(now)
         .execute(&mut *tx)
         .await
         .map_err(AppError::internal)?;
@@ -218,7 +218,7 @@ fn thing_from_row(row: &AnyRow) -> AppResult<Thing> {
         name: row.try_get("name").map_err(AppError::internal)?,
         description: row.try_get("description").map_err(AppError::internal)?,
         version: row.try_get("version").map_err(AppError::internal)?,
-        created_at_ms: row.try_get("created_at_ms").map_err(AppError::internal)?,
-        updated_at_ms: row.try_get("updated_at_ms").map_err(AppError::internal)?,
+        created_at: timestamp(row.try_get("created_at_ms").map_err(AppError::internal)?)?,
+        updated_at: timestamp(row.try_get("updated_at_ms").map_err(AppError::internal)?)?,
     })
 }
