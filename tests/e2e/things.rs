@@ -626,3 +626,76 @@ async fn times_are_rfc_3339_strings() {
     assert_eq!(created["updatedAt"], created["createdAt"]);
     assert!(created.get("createdAtMs").is_none());
 }
+
+/// The names on the first page of `query` (e.g. `?sort=-name`), as alice.
+async fn listed_names(app: &TestApp, query: &str) -> (Vec<String>, u64) {
+    let page: Value = app
+        .get_as("alice", &format!("/api/v1/things{query}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let names = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["name"].as_str().unwrap().to_owned())
+        .collect();
+    (names, page["total"].as_u64().unwrap())
+}
+
+#[tokio::test]
+async fn lists_are_sorted_as_asked() {
+    let app = TestApp::spawn().await;
+    for name in ["b", "c", "a"] {
+        create_thing(&app, "alice", name).await;
+        // Creation times in whole milliseconds: keep them apart.
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+    }
+
+    let oldest_first = listed_names(&app, "").await.0;
+    let newest_first = listed_names(&app, "?sort=-createdAt").await.0;
+    let by_name = listed_names(&app, "?sort=name").await.0;
+    let by_name_reversed = listed_names(&app, "?sort=-name").await.0;
+
+    assert_eq!(oldest_first, ["b", "c", "a"]);
+    assert_eq!(newest_first, ["a", "c", "b"]);
+    assert_eq!(by_name, ["a", "b", "c"]);
+    assert_eq!(by_name_reversed, ["c", "b", "a"]);
+}
+
+#[tokio::test]
+async fn lists_filter_by_a_name_fragment_ignoring_case_and_counting_only_matches() {
+    let app = TestApp::spawn().await;
+    for name in [
+        "Desk Lamp",
+        "floor lamp",
+        "chair",
+        "100% cotton",
+        "1000 cotton",
+    ] {
+        create_thing(&app, "alice", name).await;
+    }
+
+    let lamps = listed_names(&app, "?nameContains=LAMP&sort=name").await;
+    let percent = listed_names(&app, "?nameContains=0%25").await;
+
+    assert_eq!(
+        lamps,
+        (vec!["Desk Lamp".to_owned(), "floor lamp".to_owned()], 2)
+    );
+    assert_eq!(
+        percent,
+        (vec!["100% cotton".to_owned()], 1),
+        "`%` matches itself"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_sort_is_a_400_problem() {
+    let app = TestApp::spawn().await;
+
+    let response = app.get_as("alice", "/api/v1/things?sort=colour").await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+}

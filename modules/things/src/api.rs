@@ -10,7 +10,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
 
 use crate::ThingsSettings;
-use crate::model::{Thing, ThingInput, ThingPatch};
+use crate::model::{Thing, ThingInput, ThingOrder, ThingPatch};
 use crate::repository::ThingRepository;
 
 #[derive(Tags)]
@@ -118,7 +118,10 @@ fn not_found() -> Json<Problem> {
 impl ThingsApi {
     /// List the caller's things
     ///
-    /// Returns one page of the caller's things, oldest first.
+    /// Returns one page of the caller's things, in the order `sort` names (oldest first by
+    /// default), those whose name contains `nameContains` (ignoring the case of ASCII letters)
+    /// when it is given.
+    /// `total` counts every thing that matches.
     #[oai(path = "/", method = "get", operation_id = "listThings")]
     async fn list(
         &self,
@@ -132,11 +135,19 @@ impl ThingsApi {
             validator(minimum(value = "1"), maximum(value = "100"))
         )]
         per_page: Query<Option<u32>>,
+        /// The order: `createdAt` (the default), `updatedAt` or `name`, or one of them after
+        /// `-` for the reverse.
+        sort: Query<Option<ThingOrder>>,
+        /// Only things whose name contains this text, ignoring the case of ASCII letters.
+        #[oai(name = "nameContains", validator(max_length = 200))]
+        name_contains: Query<Option<String>>,
     ) -> AppResult<ListThingsResponse> {
         let owner = &auth.0.subject;
         let request = PageRequest::new(page.0, per_page.0);
-        let items = self.repository.list(owner, request).await?;
-        let total = self.repository.count(owner).await?;
+        let filter = name_contains.0.as_deref().filter(|text| !text.is_empty());
+        let order = sort.0.unwrap_or_default();
+        let items = self.repository.list(owner, filter, order, request).await?;
+        let total = self.repository.count(owner, filter).await?;
         Ok(ListThingsResponse::Ok(Json(Page::new(
             items, request, total,
         ))))

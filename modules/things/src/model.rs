@@ -50,6 +50,30 @@ pub struct ThingInput {
     pub description: Option<String>,
 }
 
+/// The order of a list of things.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, poem_openapi::Enum)]
+pub enum ThingOrder {
+    /// Oldest first (the default).
+    #[default]
+    #[oai(rename = "createdAt")]
+    CreatedAt,
+    /// Newest first.
+    #[oai(rename = "-createdAt")]
+    CreatedAtDescending,
+    /// Least recently changed first.
+    #[oai(rename = "updatedAt")]
+    UpdatedAt,
+    /// Most recently changed first.
+    #[oai(rename = "-updatedAt")]
+    UpdatedAtDescending,
+    /// By name, A to Z.
+    #[oai(rename = "name")]
+    Name,
+    /// By name, Z to A.
+    #[oai(rename = "-name")]
+    NameDescending,
+}
+
 /// A thing's name: trimmed, 1 to 200 characters. The one place names are checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThingName(String);

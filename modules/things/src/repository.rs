@@ -6,7 +6,7 @@ use kernel::{AppError, AppResult, PageRequest};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use crate::model::{Thing, ThingChanges, ThingFields, ThingName, timestamp};
+use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder, timestamp};
 
 #[derive(Debug, Clone)]
 pub struct ThingRepository {
@@ -18,27 +18,58 @@ impl ThingRepository {
         Self { database }
     }
 
-    pub async fn count(&self, owner: &str) -> AppResult<u64> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM things WHERE owner_id = $1")
-            .bind(owner)
-            .fetch_one(self.database.pool())
-            .await
-            .map_err(AppError::internal)?;
+    /// How many things `owner` holds whose name contains `name_contains` (any, when `None`).
+    pub async fn count(&self, owner: &str, name_contains: Option<&str>) -> AppResult<u64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM things
+             WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')",
+        )
+        .bind(owner)
+        .bind(name_contains.map(contains_pattern))
+        .fetch_one(self.database.pool())
+        .await
+        .map_err(AppError::internal)?;
         let count: i64 = row.try_get("n").map_err(AppError::internal)?;
         Ok(count.max(0) as u64)
     }
 
-    pub async fn list(&self, owner: &str, page: PageRequest) -> AppResult<Vec<Thing>> {
-        let rows = sqlx::query(
-            "SELECT id, name, description, version, created_at_ms, updated_at_ms FROM things
-             WHERE owner_id = $1 ORDER BY created_at_ms, id LIMIT $2 OFFSET $3",
-        )
-        .bind(owner)
-        .bind(page.limit())
-        .bind(page.offset())
-        .fetch_all(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+    /// One page of `owner`'s things whose name contains `name_contains`, in `order` (ties broken
+    /// by id, so pages never overlap or skip).
+    pub async fn list(
+        &self,
+        owner: &str,
+        name_contains: Option<&str>,
+        order: ThingOrder,
+        page: PageRequest,
+    ) -> AppResult<Vec<Thing>> {
+        // One static statement per order: sqlx takes only static query text.
+        macro_rules! listed_by {
+            ($order:literal) => {
+                sqlx::query(concat!(
+                    "SELECT id, name, description, version, created_at_ms, updated_at_ms FROM things
+                     WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')
+                     ORDER BY ",
+                    $order,
+                    " LIMIT $3 OFFSET $4"
+                ))
+            };
+        }
+        let query = match order {
+            ThingOrder::CreatedAt => listed_by!("created_at_ms, id"),
+            ThingOrder::CreatedAtDescending => listed_by!("created_at_ms DESC, id DESC"),
+            ThingOrder::UpdatedAt => listed_by!("updated_at_ms, id"),
+            ThingOrder::UpdatedAtDescending => listed_by!("updated_at_ms DESC, id DESC"),
+            ThingOrder::Name => listed_by!("name, id"),
+            ThingOrder::NameDescending => listed_by!("name DESC, id DESC"),
+        };
+        let rows = query
+            .bind(owner)
+            .bind(name_contains.map(contains_pattern))
+            .bind(page.limit())
+            .bind(page.offset())
+            .fetch_all(self.database.pool())
+            .await
+            .map_err(AppError::internal)?;
         rows.iter().map(thing_from_row).collect()
     }
 
@@ -210,6 +241,17 @@ impl ThingRepository {
         tx.commit().await.map_err(AppError::internal)?;
         Ok(true)
     }
+}
+
+/// A `LIKE` pattern matching names that contain `text`, case-insensitively: `%` and `_` in
+/// the text match themselves (escaped with `\`).
+fn contains_pattern(text: &str) -> String {
+    let escaped = text
+        .to_lowercase()
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
 }
 
 fn thing_from_row(row: &AnyRow) -> AppResult<Thing> {
