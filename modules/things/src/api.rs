@@ -1,6 +1,6 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
-use crud::{EntityTag, Preconditions, conditional_write};
+use crud::{EntityTag, Preconditions, conditional_write, created_location};
 use kernel::problem::Problem;
 use kernel::{AppResult, BearerAuth, Page, PageRequest};
 use poem::Request;
@@ -183,6 +183,7 @@ impl ThingsApi {
     #[oai(path = "/", method = "post", operation_id = "createThing")]
     async fn create(
         &self,
+        req: &Request,
         auth: BearerAuth,
         body: Json<ThingInput>,
     ) -> AppResult<CreateThingResponse> {
@@ -198,7 +199,7 @@ impl ThingsApi {
                     .with_detail("The caller already holds as many things as allowed."),
             )));
         };
-        let location = format!("{}/things/{}", kernel::API_PREFIX, thing.id);
+        let location = created_location(req, &thing.id);
         let etag = thing.etag();
         Ok(CreateThingResponse::Created(Json(thing), location, etag))
     }

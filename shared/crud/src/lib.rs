@@ -9,9 +9,12 @@
 //! - [`conditional_write`]: optimistic concurrency for a write under those conditions, with the
 //!   entity's version as the guard: the write is one conditional statement
 //!   (`UPDATE ... WHERE version = $n`), so no update is ever lost between a read and a write;
+//! - [`created_location`]: the `Location` of a created entity, from the route that created it;
 //! - [`intents`]: the declared intents of CRUD operations, for `#[inherit_intent(...)]`.
 
 pub mod intents;
+mod location;
 mod precondition;
 
+pub use location::created_location;
 pub use precondition::{EntityTag, Preconditions, conditional_write};
