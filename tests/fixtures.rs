@@ -391,11 +391,9 @@ impl EffectsFixtureApi {
         let (mut transaction, effect) = self.take_effect(body.0.label).await?;
         let recorded = outcome
             .prepare(EffectResponse::Created(Json(effect)))
-            .await
-            .map_err(kernel::AppError::internal)?
+            .await?
             .record(&mut transaction)
-            .await
-            .map_err(kernel::AppError::internal)?;
+            .await?;
         transaction
             .commit()
             .await

@@ -4,23 +4,42 @@ use e2e::{TestApp, assert_problem};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-/// `method` on `path` as `owner`, with `If-Match: if_match` when given.
-async fn send_if_match(
+/// Alice replaces her thing at `path` with one named `name`, under `If-Match: if_match` when
+/// given.
+async fn replace(
     app: &TestApp,
-    owner: &str,
+    path: &str,
+    if_match: Option<&str>,
+    name: &str,
+) -> reqwest::Response {
+    conditional(app, Method::PUT, path, if_match)
+        .json(&json!({ "name": name }))
+        .send()
+        .await
+        .expect("request failed")
+}
+
+/// Alice deletes her thing at `path`, under `If-Match: if_match` when given.
+async fn delete(app: &TestApp, path: &str, if_match: Option<&str>) -> reqwest::Response {
+    conditional(app, Method::DELETE, path, if_match)
+        .send()
+        .await
+        .expect("request failed")
+}
+
+fn conditional(
+    app: &TestApp,
     method: Method,
     path: &str,
     if_match: Option<&str>,
-    body: Option<Value>,
-) -> reqwest::Response {
-    let mut request = app.request(method, path).bearer_auth(app.token_for(owner));
-    if let Some(tag) = if_match {
-        request = request.header("if-match", tag);
+) -> reqwest::RequestBuilder {
+    let request = app
+        .request(method, path)
+        .bearer_auth(app.token_for("alice"));
+    match if_match {
+        Some(tag) => request.header("if-match", tag),
+        None => request,
     }
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    request.send().await.expect("request failed")
 }
 
 /// The path of a thing `owner` creates named `name`.
@@ -102,18 +121,9 @@ async fn another_owner_cannot_see_the_thing() {
 #[tokio::test]
 async fn updating_a_thing_replaces_its_fields_and_bumps_its_version() {
     let app = TestApp::spawn().await;
-    let created = create_thing(&app, "alice", "lamp").await;
-    let path = format!("/api/v1/things/{}", created["id"].as_str().unwrap());
+    let path = created_path(&app, "alice", "lamp").await;
 
-    let response = send_if_match(
-        &app,
-        "alice",
-        Method::PUT,
-        &path,
-        Some("\"v1\""),
-        Some(json!({ "name": "desk lamp" })),
-    )
-    .await;
+    let response = replace(&app, &path, Some("\"v1\""), "desk lamp").await;
 
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["etag"], "\"v2\"");
@@ -129,14 +139,7 @@ async fn updating_a_missing_thing_is_a_404_problem() {
         .spawn()
         .await;
 
-    let response = app
-        .send_json_as(
-            "alice",
-            Method::PUT,
-            "/api/v1/things/missing",
-            &json!({ "name": "x" }),
-        )
-        .await;
+    let response = replace(&app, "/api/v1/things/missing", None, "x").await;
 
     assert_problem(response, StatusCode::NOT_FOUND).await;
 }
@@ -144,10 +147,9 @@ async fn updating_a_missing_thing_is_a_404_problem() {
 #[tokio::test]
 async fn deleting_a_thing_answers_204_then_it_is_gone() {
     let app = TestApp::spawn().await;
-    let created = create_thing(&app, "alice", "lamp").await;
-    let path = format!("/api/v1/things/{}", created["id"].as_str().unwrap());
+    let path = created_path(&app, "alice", "lamp").await;
 
-    let response = send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+    let response = delete(&app, &path, Some("\"v1\"")).await;
 
     assert_eq!(response.status(), StatusCode::NO_CONTENT);
     assert_problem(app.get_as("alice", &path).await, StatusCode::NOT_FOUND).await;
@@ -218,16 +220,8 @@ async fn a_change_without_if_match_is_a_428_problem() {
     let app = TestApp::spawn().await;
     let path = created_path(&app, "alice", "lamp").await;
 
-    let put = send_if_match(
-        &app,
-        "alice",
-        Method::PUT,
-        &path,
-        None,
-        Some(json!({ "name": "x" })),
-    )
-    .await;
-    let delete = send_if_match(&app, "alice", Method::DELETE, &path, None, None).await;
+    let put = replace(&app, &path, None, "x").await;
+    let delete = delete(&app, &path, None).await;
 
     assert_problem(put, StatusCode::PRECONDITION_REQUIRED).await;
     assert_problem(delete, StatusCode::PRECONDITION_REQUIRED).await;
@@ -239,27 +233,10 @@ async fn a_change_without_if_match_is_a_428_problem() {
 async fn a_change_to_a_version_since_replaced_is_a_412_and_changes_nothing() {
     let app = TestApp::spawn().await;
     let path = created_path(&app, "alice", "lamp").await;
-    let first = send_if_match(
-        &app,
-        "alice",
-        Method::PUT,
-        &path,
-        Some("\"v1\""),
-        Some(json!({ "name": "desk lamp" })),
-    )
-    .await;
+    let first = replace(&app, &path, Some("\"v1\""), "desk lamp").await;
 
-    let stale_put = send_if_match(
-        &app,
-        "alice",
-        Method::PUT,
-        &path,
-        Some("\"v1\""),
-        Some(json!({ "name": "floor lamp" })),
-    )
-    .await;
-    let stale_delete =
-        send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+    let stale_put = replace(&app, &path, Some("\"v1\""), "floor lamp").await;
+    let stale_delete = delete(&app, &path, Some("\"v1\"")).await;
 
     assert_eq!(first.status(), StatusCode::OK);
     assert_problem(stale_put, StatusCode::PRECONDITION_FAILED).await;
@@ -274,16 +251,10 @@ async fn concurrent_updates_of_one_version_lose_nothing_one_wins() {
     let app = TestApp::spawn().await;
     let path = created_path(&app, "alice", "lamp").await;
 
-    let updates = (0..8).map(|n| {
-        send_if_match(
-            &app,
-            "alice",
-            Method::PUT,
-            &path,
-            Some("\"v1\""),
-            Some(json!({ "name": format!("lamp {n}") })),
-        )
-    });
+    let names: Vec<String> = (0..8).map(|n| format!("lamp {n}")).collect();
+    let updates = names
+        .iter()
+        .map(|name| replace(&app, &path, Some("\"v1\""), name));
     let statuses: Vec<StatusCode> = futures_util::future::join_all(updates)
         .await
         .iter()
@@ -305,9 +276,7 @@ async fn a_retried_conditional_update_with_its_key_replays_the_first_200_not_a_4
     let app = TestApp::spawn().await;
     let path = created_path(&app, "alice", "lamp").await;
     let update = || {
-        app.request(Method::PUT, &path)
-            .bearer_auth(app.token_for("alice"))
-            .header("if-match", "\"v1\"")
+        conditional(&app, Method::PUT, &path, Some("\"v1\""))
             .header("idempotency-key", "update-lamp-1")
             .json(&json!({ "name": "desk lamp" }))
             .send()
@@ -352,35 +321,27 @@ async fn a_malformed_if_match_is_a_400_problem() {
     let app = TestApp::spawn().await;
     let path = created_path(&app, "alice", "lamp").await;
 
-    let response = send_if_match(&app, "alice", Method::DELETE, &path, Some("v1"), None).await;
+    let response = delete(&app, &path, Some("v1")).await;
 
     assert_problem(response, StatusCode::BAD_REQUEST).await;
 }
 
 #[tokio::test]
-async fn without_required_if_match_an_unconditional_change_still_guards_its_version() {
+async fn without_required_if_match_changes_need_no_condition_and_a_delete_of_nothing_is_a_204() {
     let app = TestApp::builder()
         .setting("things.require_if_match", "false")
         .spawn()
         .await;
     let path = created_path(&app, "alice", "lamp").await;
 
-    let put = send_if_match(
-        &app,
-        "alice",
-        Method::PUT,
-        &path,
-        None,
-        Some(json!({ "name": "x" })),
-    )
-    .await;
-    let delete = send_if_match(&app, "alice", Method::DELETE, &path, None, None).await;
-    let delete_again = send_if_match(&app, "alice", Method::DELETE, &path, None, None).await;
+    let put = replace(&app, &path, None, "x").await;
+    let deleted = delete(&app, &path, None).await;
+    let deleted_again = delete(&app, &path, None).await;
 
     assert_eq!(put.status(), StatusCode::OK);
-    assert_eq!(delete.status(), StatusCode::NO_CONTENT);
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
     assert_eq!(
-        delete_again.status(),
+        deleted_again.status(),
         StatusCode::NO_CONTENT,
         "gone is gone"
     );
@@ -439,7 +400,7 @@ async fn deleting_a_thing_frees_its_place_under_the_limit() {
         )
         .await;
 
-    send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+    delete(&app, &path, Some("\"v1\"")).await;
     let after_delete = app
         .send_json_as(
             "alice",
@@ -464,9 +425,7 @@ async fn a_thing_without_a_description_has_no_description_field() {
 
 /// PATCHes `path` as `owner` with a JSON Merge Patch under `If-Match: "v1"`.
 async fn merge_patch(app: &TestApp, path: &str, patch: Value) -> reqwest::Response {
-    app.request(Method::PATCH, path)
-        .bearer_auth(app.token_for("alice"))
-        .header("if-match", "\"v1\"")
+    conditional(app, Method::PATCH, path, Some("\"v1\""))
         .header("content-type", "application/merge-patch+json")
         .body(patch.to_string())
         .send()
@@ -597,10 +556,10 @@ async fn a_delete_that_fails_keeps_the_thing() {
         )
         .await;
 
-    let failed = send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+    let failed = delete(&app, &path, Some("\"v1\"")).await;
     let meanwhile = app.get_as("alice", &path).await;
     fault.remove().await;
-    let retried = send_if_match(&app, "alice", Method::DELETE, &path, Some("\"v1\""), None).await;
+    let retried = delete(&app, &path, Some("\"v1\"")).await;
 
     assert_problem(failed, StatusCode::INTERNAL_SERVER_ERROR).await;
     assert_eq!(

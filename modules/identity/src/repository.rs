@@ -276,7 +276,7 @@ impl IdentityRepository {
             .execute(&mut *tx)
             .await
             .map_err(internal)?;
-        let recorded = answer.record(&mut tx).await.map_err(internal)?;
+        let recorded = answer.record(&mut tx).await?;
         tx.commit().await.map_err(internal)?;
         Ok(Some((user_id, recorded)))
     }
@@ -576,7 +576,7 @@ impl IdentityRepository {
             .await
             .map_err(internal)?;
         let revoked = revoke_sessions_of(&mut tx, &user_id, now_ms).await?;
-        let recorded = answer.record(&mut tx).await.map_err(internal)?;
+        let recorded = answer.record(&mut tx).await?;
         tx.commit().await.map_err(internal)?;
         Ok(Some((revoked, recorded)))
     }

@@ -371,14 +371,25 @@ mod tests {
     }
 
     /// A stored version and the writes made to it, for [`conditional_write`].
-    struct Stored(std::sync::Mutex<(Option<i64>, usize)>);
+    /// (version, writes made, reads after which another writer still moves the version on)
+    struct Stored(std::sync::Mutex<(Option<i64>, usize, usize)>);
 
     impl Stored {
         fn new(version: Option<i64>) -> Self {
-            Self(std::sync::Mutex::new((version, 0)))
+            Self::raced(version, 0)
+        }
+        /// Another writer changes the entity right after each of the first `races` reads.
+        fn raced(version: Option<i64>, races: usize) -> Self {
+            Self(std::sync::Mutex::new((version, 0, races)))
         }
         async fn current(&self) -> AppResult<Option<i64>> {
-            Ok(self.0.lock().unwrap().0)
+            let mut stored = self.0.lock().unwrap();
+            let read = stored.0;
+            if stored.2 > 0 {
+                stored.2 -= 1;
+                stored.0 = stored.0.map(|version| version + 1);
+            }
+            Ok(read)
         }
         async fn write(&self, expected: i64) -> AppResult<Option<i64>> {
             let mut stored = self.0.lock().unwrap();
@@ -436,6 +447,29 @@ mod tests {
             .await
             .unwrap_err();
         assert_eq!(err.status().as_u16(), 412);
+    }
+
+    #[tokio::test]
+    async fn a_write_that_loses_a_race_reads_again_and_writes_the_newer_version() {
+        let stored = Stored::raced(Some(7), 1);
+
+        let written = write_under(&stored, &[]).await.unwrap();
+
+        assert_eq!(
+            written,
+            Some(9),
+            "written over 8, the version another writer made"
+        );
+        assert_eq!(stored.writes(), 2, "the first write, at 7, changed nothing");
+    }
+
+    #[tokio::test]
+    async fn a_write_that_keeps_losing_is_a_409() {
+        let stored = Stored::raced(Some(7), 10);
+
+        let err = write_under(&stored, &[]).await.unwrap_err();
+
+        assert_eq!(err.status().as_u16(), 409);
     }
 
     #[tokio::test]

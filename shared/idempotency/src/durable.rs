@@ -21,9 +21,10 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use bytes::Bytes;
+use kernel::{AppError, AppResult};
 use poem::{FromRequest, IntoResponse, Request, RequestBody, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaResponses, Registry};
@@ -170,23 +171,10 @@ impl<'a> FromRequest<'a> for OutcomeRecorder {
 impl OutcomeRecorder {
     /// Renders the answer the operation will give, ready to be recorded in its transaction.
     /// Call it before the transaction begins: it only buffers the body.
-    pub async fn prepare<R: IntoResponse>(&self, answer: R) -> poem::Result<PreparedOutcome<R>> {
+    pub async fn prepare<R: IntoResponse>(&self, answer: R) -> AppResult<PreparedOutcome<R>> {
         let (parts, body) = answer.into_response().into_parts();
-        let body = body.into_bytes().await?;
-        let header = |name| {
-            parts
-                .headers
-                .get(name)
-                .and_then(|value: &poem::http::HeaderValue| value.to_str().ok())
-                .map(str::to_owned)
-        };
-        let stored = StoredResponse {
-            status: parts.status.as_u16(),
-            content_type: header(poem::http::header::CONTENT_TYPE),
-            location: header(poem::http::header::LOCATION),
-            etag: header(poem::http::header::ETAG),
-            body: body.clone(),
-        };
+        let body = body.into_bytes().await.map_err(AppError::internal)?;
+        let stored = StoredResponse::of(&parts, body.clone());
         Ok(PreparedOutcome {
             pending: self.pending.clone(),
             stored,
@@ -207,10 +195,7 @@ pub struct PreparedOutcome<R> {
 impl<R> PreparedOutcome<R> {
     /// Writes the outcome in `transaction`, which commits it with the operation's effect, and
     /// returns the answer marked as recorded. Without a pending claim (no key), writes nothing.
-    pub async fn record(
-        self,
-        transaction: &mut sqlx::AnyConnection,
-    ) -> Result<Recorded<R>, sqlx::Error> {
+    pub async fn record(self, transaction: &mut sqlx::AnyConnection) -> AppResult<Recorded<R>> {
         if let Some(pending) = &self.pending {
             let now = unix_ms();
             let retention = i64::try_from(pending.retention.as_millis()).unwrap_or(i64::MAX);
@@ -229,7 +214,8 @@ impl<R> PreparedOutcome<R> {
             .bind(now)
             .bind(now.saturating_add(retention))
             .execute(&mut *transaction)
-            .await?;
+            .await
+            .map_err(AppError::internal)?;
         }
         Ok(Recorded {
             response: self.response,
@@ -263,10 +249,8 @@ impl<R> IntoResponse for Recorded<R> {
     }
 }
 
+/// The wall clock in Unix milliseconds, as the table stores times: the clock every instance
+/// sharing the database agrees on.
 fn unix_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| {
-            i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX)
-        })
+    i64::try_from(kernel::revocation::unix_now_ms()).unwrap_or(i64::MAX)
 }

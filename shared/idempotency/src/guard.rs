@@ -392,19 +392,13 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
     }
 }
 
-/// What a fresh claim of a transactional operation found in the database.
-enum Recovery {
-    /// Nothing committed: execute.
-    Execute,
-    /// A committed outcome (replayed, or 422 for another payload), or 503 when the database
-    /// could not say.
-    Answer(Response),
-}
-
 impl<E: Endpoint + 'static> Guard<E> {
-    /// For a transactional operation: the answer a committed outcome gives (see
-    /// [`Self::recover`]), or, when there is none, `None` with the request told where its
-    /// handler records its own outcome. `None` for other operations.
+    /// For a transactional operation, the answer an outcome already committed under `scope`
+    /// gives (a process that died after its commit, before the store kept the response):
+    /// replayed (and, under a `claim` of the store, copied into it so later retries replay from
+    /// there), 422 for another payload, 503 when the database cannot say. `None` when there is
+    /// none, after telling the request where its handler records its own outcome; `None` at
+    /// once for other operations.
     async fn committed_answer(
         &self,
         layer: &Idempotency,
@@ -417,70 +411,48 @@ impl<E: Endpoint + 'static> Guard<E> {
             .durable
             .as_ref()
             .filter(|_| self.options.transactional)?;
-        match self
-            .recover(layer, durable, scope, claim, fingerprint)
-            .await
-        {
-            Recovery::Answer(response) => Some(response),
-            Recovery::Execute => {
+        let committed = match durable.find(scope).await {
+            Ok(Some(committed)) => committed,
+            Ok(None) => {
                 req.extensions_mut().insert(PendingOutcome::new(
                     scope,
                     fingerprint,
                     layer.settings.retention,
                 ));
-                None
-            }
-        }
-    }
-
-    /// Looks for an outcome a transactional execution committed (a process that died after its
-    /// commit, before the store kept the response): replays it and, under a `claim` of the
-    /// store, completes the store's record with it so that later retries replay from there.
-    async fn recover(
-        &self,
-        layer: &Idempotency,
-        durable: &DurableOutcomes,
-        scope: &ScopeKey,
-        claim: Option<&LeaseToken>,
-        fingerprint: &Fingerprint,
-    ) -> Recovery {
-        let release_claim = || async {
-            if let Some(token) = claim {
-                release(layer, scope, token).await;
-            }
-        };
-        match durable.find(scope).await {
-            Ok(None) => Recovery::Execute,
-            Ok(Some(committed)) if committed.fingerprint == fingerprint.to_hex() => {
-                if let Some(token) = claim
-                    && let Err(err) = layer
-                        .store
-                        .complete(scope, token, &committed.response, layer.settings.retention)
-                        .await
-                {
-                    layer.store_failed(FaultStep::Complete, &err);
-                }
-                layer.metrics.recovered();
-                layer.metrics.replayed();
-                Outcome::Replayed.record();
-                Recovery::Answer(replay(committed.response))
-            }
-            Ok(Some(_)) => {
-                release_claim().await;
-                layer.metrics.key_reuse();
-                Outcome::KeyReuse.record();
-                Recovery::Answer(key_reuse())
+                return None;
             }
             Err(err) => {
                 // Without the database the operation could not run either; and executing
                 // without looking could run it twice.
                 tracing::warn!(error = %err, "committed idempotency outcomes could not be read");
-                release_claim().await;
+                if let Some(token) = claim {
+                    release(layer, scope, token).await;
+                }
                 layer.metrics.rejected_store_unavailable();
                 Outcome::Rejected.record();
-                Recovery::Answer(store_unavailable())
+                return Some(store_unavailable());
             }
+        };
+        if committed.fingerprint != fingerprint.to_hex() {
+            if let Some(token) = claim {
+                release(layer, scope, token).await;
+            }
+            layer.metrics.key_reuse();
+            Outcome::KeyReuse.record();
+            return Some(key_reuse());
         }
+        if let Some(token) = claim
+            && let Err(err) = layer
+                .store
+                .complete(scope, token, &committed.response, layer.settings.retention)
+                .await
+        {
+            layer.store_failed(FaultStep::Complete, &err);
+        }
+        layer.metrics.recovered();
+        layer.metrics.replayed();
+        Outcome::Replayed.record();
+        Some(replay(committed.response))
     }
 
     /// Runs a claimed execution to the end, whatever the client does.
@@ -704,13 +676,7 @@ async fn storable(response: Response, max_bytes: usize) -> poem::Result<Storable
         return Ok(Storable::No(Response::from_parts(parts, body)));
     }
     let bytes = body.into_bytes().await?;
-    let stored = StoredResponse {
-        status: parts.status.as_u16(),
-        content_type,
-        location: header_string(&parts.headers, header::LOCATION),
-        etag: header_string(&parts.headers, header::ETAG),
-        body: bytes.clone(),
-    };
+    let stored = StoredResponse::of(&parts, bytes.clone());
     Ok(Storable::Yes(
         stored,
         Response::from_parts(parts, Body::from(bytes)),

@@ -290,10 +290,11 @@ impl<E: Endpoint> Endpoint for AnswerAllowEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, req: Request) -> poem::Result<Response> {
-        let path = req.uri().path().to_owned();
+        // A clone of the URI shares its bytes: no allocation on every request for the rare 405.
+        let uri = req.uri().clone();
         let mut response = self.inner.call(req).await?.into_response();
         if response.status() == StatusCode::METHOD_NOT_ALLOWED
-            && let Some(allow) = self.allowed.allow(&path)
+            && let Some(allow) = self.allowed.allow(uri.path())
         {
             response.headers_mut().insert(header::ALLOW, allow.clone());
         }

@@ -245,10 +245,7 @@ impl AuthApi {
         outcome: OutcomeRecorder,
         body: Json<ResetPasswordRequest>,
     ) -> AppResult<Recorded<NoContentResponse>> {
-        let answer = outcome
-            .prepare(NoContentResponse::Done)
-            .await
-            .map_err(AppError::internal)?;
+        let answer = outcome.prepare(NoContentResponse::Done).await?;
         self.service
             .reset_password(&body.token, &body.new_password, answer)
             .await
@@ -292,10 +289,7 @@ impl AuthApi {
         outcome: OutcomeRecorder,
         body: Json<ConfirmEmailRequest>,
     ) -> AppResult<Recorded<NoContentResponse>> {
-        let answer = outcome
-            .prepare(NoContentResponse::Done)
-            .await
-            .map_err(AppError::internal)?;
+        let answer = outcome.prepare(NoContentResponse::Done).await?;
         self.service.confirm_email(&body.token, answer).await
     }
 }

@@ -131,15 +131,17 @@ impl LoginAttempt<'_> {
             Err(_) => false,
         };
         let throttle = self.throttle;
-        if password_was_right && throttle.limits.enabled {
-            let [address, (pair, _), account] = &self.buckets;
-            throttle.limiter.clear(pair).await;
-            throttle
-                .take_back(&[address.clone(), account.clone()])
-                .await;
-        } else {
-            throttle.take_back(&self.buckets).await;
+        if !throttle.limits.enabled {
+            return;
         }
+        let [(address, _), (pair, _), (account, _)] = &self.buckets;
+        if password_was_right {
+            throttle.limiter.clear(pair).await;
+        } else {
+            throttle.limiter.take_back(pair).await;
+        }
+        throttle.limiter.take_back(address).await;
+        throttle.limiter.take_back(account).await;
     }
 }
 

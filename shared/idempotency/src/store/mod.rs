@@ -59,6 +59,26 @@ pub struct StoredResponse {
     pub body: Bytes,
 }
 
+impl StoredResponse {
+    /// What a replay of the response with these `parts` and this `body` reproduces.
+    pub fn of(parts: &poem::ResponseParts, body: Bytes) -> Self {
+        let header = |name| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|value: &poem::http::HeaderValue| value.to_str().ok())
+                .map(str::to_owned)
+        };
+        Self {
+            status: parts.status.as_u16(),
+            content_type: header(poem::http::header::CONTENT_TYPE),
+            location: header(poem::http::header::LOCATION),
+            etag: header(poem::http::header::ETAG),
+            body,
+        }
+    }
+}
+
 /// Proof of one particular claim: 128 random bits handed out by [`Store::claim`] and required
 /// by every later operation on the record, so that a claimant whose lease expired cannot touch
 /// the record of whoever claimed it next.
