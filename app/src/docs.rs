@@ -46,7 +46,53 @@ pub fn finish(mut api: Value, health: Value) -> Value {
     {
         api_tags.extend(tags);
     }
+    spell_response_headers(&mut api);
     api
+}
+
+/// poem-openapi documents response headers in capitals (`ETAG`); clients and generators read the
+/// names as written, so they are given back their registered spelling (`ETag`, `Location`).
+fn spell_response_headers(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let responses = paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+        .filter_map(|operation| operation.get_mut("responses"))
+        .filter_map(Value::as_object_mut)
+        .flat_map(|responses| responses.values_mut());
+    for response in responses {
+        let Some(headers) = response.get_mut("headers").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let spelled: serde_json::Map<String, Value> = std::mem::take(headers)
+            .into_iter()
+            .map(|(name, header)| (registered_spelling(&name), header))
+            .collect();
+        *headers = spelled;
+    }
+}
+
+/// `ETAG` → `ETag`, `RETRY-AFTER` → `Retry-After`: each word capitalised, with the registry's
+/// exceptions.
+fn registered_spelling(name: &str) -> String {
+    match name.to_ascii_lowercase().as_str() {
+        "etag" => "ETag".to_owned(),
+        "www-authenticate" => "WWW-Authenticate".to_owned(),
+        lower => lower
+            .split('-')
+            .map(|word| {
+                let mut chars = word.chars();
+                chars
+                    .next()
+                    .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join("-"),
+    }
 }
 
 /// The finished document, served as is.
@@ -156,7 +202,20 @@ pub fn intent_inventory(document: &Value) -> String {
 mod tests {
     use serde_json::json;
 
-    use super::intent_inventory;
+    use super::{intent_inventory, registered_spelling};
+
+    #[test]
+    fn response_headers_are_documented_as_registered() {
+        for (generated, registered) in [
+            ("ETAG", "ETag"),
+            ("LOCATION", "Location"),
+            ("RETRY-AFTER", "Retry-After"),
+            ("WWW-AUTHENTICATE", "WWW-Authenticate"),
+            ("X-Idempotent-Replay", "X-Idempotent-Replay"),
+        ] {
+            assert_eq!(registered_spelling(generated), registered);
+        }
+    }
 
     #[test]
     fn the_inventory_says_which_operations_are_transactional_require_a_key_or_fail_closed() {

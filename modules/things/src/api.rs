@@ -1,6 +1,6 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
-use crud::{EntityTag, Preconditions, conditional_write, created_location};
+use crud::{EntityTag, IfMatch, IfNoneMatch, Preconditions, conditional_write, created_location};
 use kernel::problem::Problem;
 use kernel::{AppResult, BearerAuth, Page, PageRequest};
 use poem::Request;
@@ -160,11 +160,13 @@ impl ThingsApi {
     #[oai(path = "/:id", method = "get", operation_id = "getThing")]
     async fn get(
         &self,
-        req: &Request,
         auth: BearerAuth,
         id: Path<String>,
+        /// The `ETag` of the version you hold: 304 Not Modified while it is still current.
+        #[oai(name = "If-None-Match")]
+        if_none_match: IfNoneMatch,
     ) -> AppResult<GetThingResponse> {
-        let preconditions = Preconditions::from_headers(req.headers())?;
+        let preconditions = Preconditions::for_read(if_none_match);
         let Some(thing) = self.repository.find(&auth.0.subject, &id.0).await? else {
             return Ok(GetThingResponse::NotFound(not_found()));
         };
@@ -214,14 +216,15 @@ impl ThingsApi {
     #[oai(path = "/:id", method = "put", operation_id = "updateThing")]
     async fn update(
         &self,
-        req: &Request,
         auth: BearerAuth,
         id: Path<String>,
+        /// The `ETag` of the version this change is based on: 412 when the thing changed since.
+        #[oai(name = "If-Match")]
+        if_match: IfMatch,
         body: Json<ThingInput>,
     ) -> AppResult<UpdateThingResponse> {
         let fields = body.parse()?;
-        let preconditions =
-            Preconditions::for_write(req.headers(), self.settings.require_if_match)?;
+        let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
         let updated = conditional_write(
             &preconditions,
@@ -241,15 +244,16 @@ impl ThingsApi {
     #[oai(path = "/:id", method = "patch", operation_id = "patchThing")]
     async fn patch(
         &self,
-        req: &Request,
         auth: BearerAuth,
         id: Path<String>,
+        /// The `ETag` of the version this change is based on: 412 when the thing changed since.
+        #[oai(name = "If-Match")]
+        if_match: IfMatch,
         body: PatchThingRequest,
     ) -> AppResult<UpdateThingResponse> {
         let PatchThingRequest::MergePatch(patch) = body;
         let changes = patch.parse()?;
-        let preconditions =
-            Preconditions::for_write(req.headers(), self.settings.require_if_match)?;
+        let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
         let patched = conditional_write(
             &preconditions,
@@ -270,12 +274,13 @@ impl ThingsApi {
     #[oai(path = "/:id", method = "delete", operation_id = "deleteThing")]
     async fn delete(
         &self,
-        req: &Request,
         auth: BearerAuth,
         id: Path<String>,
+        /// The `ETag` of the version this change is based on: 412 when the thing changed since.
+        #[oai(name = "If-Match")]
+        if_match: IfMatch,
     ) -> AppResult<DeleteThingResponse> {
-        let preconditions =
-            Preconditions::for_write(req.headers(), self.settings.require_if_match)?;
+        let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
         conditional_write(
             &preconditions,

@@ -1,7 +1,7 @@
 //! The thing, as stored and as shown to clients.
 
 use crud::EntityTag;
-use kernel::{AppError, AppResult};
+use kernel::{AppError, AppResult, StrictString};
 use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
 use time::OffsetDateTime;
@@ -42,12 +42,13 @@ impl Thing {
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct ThingInput {
-    /// Display name, 1 to 200 characters.
-    #[oai(validator(min_length = 1, max_length = 200))]
-    pub name: String,
+    /// Display name, 1 to 200 characters, not only spaces (leading and trailing spaces are
+    /// trimmed).
+    #[oai(validator(min_length = 1, max_length = 200, pattern = r"\S"))]
+    pub name: StrictString,
     /// Optional free text, up to 2000 characters.
     #[oai(validator(max_length = 2000))]
-    pub description: Option<String>,
+    pub description: Option<StrictString>,
 }
 
 /// The order of a list of things.
@@ -107,7 +108,7 @@ impl ThingInput {
     pub fn parse(&self) -> AppResult<ThingFields> {
         Ok(ThingFields {
             name: ThingName::parse(&self.name)?,
-            description: self.description.clone(),
+            description: self.description.as_deref().map(str::to_owned),
         })
     }
 }
@@ -117,12 +118,12 @@ impl ThingInput {
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct ThingPatch {
-    /// A new display name, 1 to 200 characters.
-    #[oai(validator(min_length = 1, max_length = 200))]
-    pub name: MaybeUndefined<String>,
+    /// A new display name, 1 to 200 characters, not only spaces.
+    #[oai(validator(min_length = 1, max_length = 200, pattern = r"\S"))]
+    pub name: MaybeUndefined<StrictString>,
     /// A new description (up to 2000 characters), or `null` to remove it.
     #[oai(validator(max_length = 2000))]
-    pub description: MaybeUndefined<String>,
+    pub description: MaybeUndefined<StrictString>,
 }
 
 /// A merge patch, checked: `None` leaves a field as it is.
@@ -147,7 +148,7 @@ impl ThingPatch {
         let description = match &self.description {
             MaybeUndefined::Undefined => None,
             MaybeUndefined::Null => Some(None),
-            MaybeUndefined::Value(text) => Some(Some(text.clone())),
+            MaybeUndefined::Value(text) => Some(Some(text.as_str().to_owned())),
         };
         Ok(ThingChanges { name, description })
     }

@@ -6,15 +6,18 @@
 //! - [`Preconditions`]: a request's `If-Match` and `If-None-Match`, evaluated as RFC 9110 §13.2.2
 //!   orders them: 412 problem+json when a condition fails, 428 when an operation requires
 //!   `If-Match` and the request has none, "not modified" for a read whose `If-None-Match` matches;
+//! - [`IfMatch`] and [`IfNoneMatch`]: those headers as documented operation parameters;
 //! - [`conditional_write`]: optimistic concurrency for a write under those conditions, with the
 //!   entity's version as the guard: the write is one conditional statement
 //!   (`UPDATE ... WHERE version = $n`), so no update is ever lost between a read and a write;
 //! - [`created_location`]: the `Location` of a created entity, from the route that created it;
 //! - [`intents`]: the declared intents of CRUD operations, for `#[inherit_intent(...)]`.
 
+mod conditional_headers;
 pub mod intents;
 mod location;
 mod precondition;
 
+pub use conditional_headers::{IfMatch, IfNoneMatch};
 pub use location::created_location;
 pub use precondition::{EntityTag, Preconditions, conditional_write};

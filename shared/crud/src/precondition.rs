@@ -5,6 +5,8 @@ use std::fmt;
 use kernel::{AppError, AppResult};
 use poem::http::{HeaderMap, header};
 
+use crate::conditional_headers::{IfMatch, IfNoneMatch};
+
 /// An entity tag: opaque text between double quotes, strong or weak (`W/"..."`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntityTag {
@@ -53,14 +55,14 @@ impl fmt::Display for EntityTag {
 
 /// `If-Match` or `If-None-Match`: `*`, or a list of tags.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Condition {
+pub(crate) enum Condition {
     Any,
     Tags(Vec<EntityTag>),
 }
 
 impl Condition {
     /// Every line of `name`, as one list. `Ok(None)` when the header is absent.
-    fn parse(headers: &HeaderMap, name: header::HeaderName) -> AppResult<Option<Self>> {
+    pub(crate) fn parse(headers: &HeaderMap, name: header::HeaderName) -> AppResult<Option<Self>> {
         let mut lines = headers.get_all(&name).iter().peekable();
         if lines.peek().is_none() {
             return Ok(None);
@@ -122,26 +124,37 @@ pub struct Preconditions {
 }
 
 impl Preconditions {
-    /// Reads `If-Match` and `If-None-Match`; 400 when one is malformed.
+    /// Reads `If-Match` and `If-None-Match`; 400 when one is malformed. (An operation
+    /// documents them by taking [`IfMatch`] and [`IfNoneMatch`] parameters instead.)
     pub fn from_headers(headers: &HeaderMap) -> AppResult<Self> {
         Ok(Self {
-            if_match: Condition::parse(headers, header::IF_MATCH)?,
-            if_none_match: Condition::parse(headers, header::IF_NONE_MATCH)?,
+            if_match: IfMatch::from_headers(headers)?.0,
+            if_none_match: IfNoneMatch::from_headers(headers)?.0,
         })
     }
 
     /// The conditions of a write (PUT, PATCH, DELETE): 428 when `require_if_match` and the
     /// request has no `If-Match`.
-    pub fn for_write(headers: &HeaderMap, require_if_match: bool) -> AppResult<Self> {
-        let preconditions = Self::from_headers(headers)?;
-        if require_if_match && preconditions.if_match.is_none() {
+    pub fn for_write(if_match: IfMatch, require_if_match: bool) -> AppResult<Self> {
+        if require_if_match && !if_match.is_present() {
             return Err(AppError::PreconditionRequired(
                 "This operation changes the resource only if it is still the version you read: \
                  send `If-Match` with the `ETag` you got."
                     .into(),
             ));
         }
-        Ok(preconditions)
+        Ok(Self {
+            if_match: if_match.0,
+            if_none_match: None,
+        })
+    }
+
+    /// The conditions of a read (GET): 304 Not Modified while `If-None-Match` matches.
+    pub fn for_read(if_none_match: IfNoneMatch) -> Self {
+        Self {
+            if_match: None,
+            if_none_match: if_none_match.0,
+        }
     }
 
     /// Whether a write may proceed on the resource whose current tag is `current` (`None`:
@@ -365,9 +378,9 @@ mod tests {
 
     #[test]
     fn a_required_if_match_is_a_428_when_absent() {
-        let err = Preconditions::for_write(&HeaderMap::new(), true).unwrap_err();
+        let err = Preconditions::for_write(IfMatch::default(), true).unwrap_err();
         assert_eq!(err.status().as_u16(), 428);
-        assert!(Preconditions::for_write(&HeaderMap::new(), false).is_ok());
+        assert!(Preconditions::for_write(IfMatch::default(), false).is_ok());
     }
 
     /// A stored version and the writes made to it, for [`conditional_write`].

@@ -9,7 +9,9 @@
 //! - [`client`]: the client address every per-client rule keys by;
 //! - [`revocation`]: the in-memory set of revoked sessions the authentication step refuses;
 //! - [`outage`]: one warning per outage of a dependency the service tolerates losing;
-//! - [`pagination`]: page requests and paged results.
+//! - [`pagination`]: page requests and paged results;
+//! - [`strict_string`]: request string fields that take strings only (poem-openapi's `String`
+//!   would take `12` and `false` too).
 //!
 //! Nothing here talks to a database, Redis or the network: modules and the host depend on it,
 //! it depends on none of them.
@@ -22,6 +24,7 @@ pub mod outage;
 pub mod pagination;
 pub mod problem;
 pub mod revocation;
+pub mod strict_string;
 
 /// Where the host mounts every module's API; modules use it to build `Location` headers.
 pub const API_PREFIX: &str = "/api/v1";
@@ -35,3 +38,4 @@ pub use error::{AppError, AppResult};
 pub use pagination::{Page, PageRequest};
 pub use problem::Problem;
 pub use revocation::RevokedSessions;
+pub use strict_string::StrictString;

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use idempotency::{OutcomeRecorder, Recorded};
-use kernel::{AppError, AppResult, BearerAuth, Problem, client_address};
+use kernel::{AppError, AppResult, BearerAuth, Problem, StrictString, client_address};
 use poem::Request;
 use poem::http::StatusCode;
 use poem_openapi::param::Path;
@@ -105,7 +105,11 @@ impl AuthApi {
         let body = body.0;
         let user = self
             .service
-            .register(&body.email, &body.password, body.display_name)
+            .register(
+                &body.email,
+                &body.password,
+                body.display_name.map(StrictString::into_string),
+            )
             .await?;
         Ok(RegisterResponse::Created(Json(user.into())))
     }

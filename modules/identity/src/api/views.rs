@@ -1,7 +1,14 @@
 //! What the identity API sends and receives. Request types hold secrets, so none derives
 //! `Debug`: they cannot end up in a log by accident.
 
+use std::borrow::Cow;
+use std::ops::Deref;
+
+use kernel::StrictString;
 use poem_openapi::Object;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
+use serde_json::Value;
 
 use crate::repository::{AuditRecord, SessionRecord, UserRecord};
 use crate::service::TokenPair;
@@ -10,34 +17,39 @@ use crate::service::TokenPair;
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct RegisterRequest {
-    /// The account's email address; one account per address.
-    pub email: String,
+    /// The account's email address; one account per address. A plain address
+    /// (`name@example.com`: no display name, quotes or comments), at most 254 characters;
+    /// internationalised domain names are accepted.
+    pub email: EmailAddress,
     /// 10 to 128 characters.
-    pub password: String,
-    /// How the account is addressed in mails; up to 100 characters.
-    pub display_name: Option<String>,
+    #[oai(validator(min_length = 10, max_length = 128))]
+    pub password: StrictString,
+    /// How the account is addressed in mails; up to 100 characters, no line breaks or other
+    /// control characters. Blank counts as none.
+    #[oai(validator(max_length = 100, pattern = r"^\P{Cc}*$"))]
+    pub display_name: Option<StrictString>,
 }
 
 /// Credentials.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct LoginRequest {
-    pub email: String,
-    pub password: String,
+    pub email: StrictString,
+    pub password: StrictString,
 }
 
 /// A refresh token, as issued by login or refresh.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct RefreshRequest {
-    pub refresh_token: String,
+    pub refresh_token: StrictString,
 }
 
 /// An email address to mail a link to.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct EmailRequest {
-    pub email: String,
+    pub email: StrictString,
 }
 
 /// A new password, with the token from a reset mail.
@@ -45,16 +57,18 @@ pub struct EmailRequest {
 #[oai(rename_all = "camelCase")]
 pub struct ResetPasswordRequest {
     /// The token from the reset link.
-    pub token: String,
+    pub token: StrictString,
     /// 10 to 128 characters.
-    pub new_password: String,
+    #[oai(validator(min_length = 10, max_length = 128))]
+    pub new_password: StrictString,
 }
 
 /// The token from a confirmation mail.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct ConfirmEmailRequest {
-    pub token: String,
+    /// The token from the confirmation link.
+    pub token: StrictString,
 }
 
 /// An access token and the refresh token that renews it.
@@ -168,5 +182,57 @@ impl From<AuditRecord> for AuditEntryView {
             at_ms: record.at_ms,
             request_id: record.request_id,
         }
+    }
+}
+
+/// An email address as a request sends it: documented as `format: email`, checked by the
+/// service's own rule (`domain::Email`).
+#[derive(Clone)]
+pub struct EmailAddress(StrictString);
+
+impl Deref for EmailAddress {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Type for EmailAddress {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = String;
+    type RawElementValueType = String;
+
+    fn name() -> Cow<'static, str> {
+        "string(email)".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        MetaSchemaRef::Inline(Box::new(MetaSchema {
+            max_length: Some(254),
+            ..MetaSchema::new_with_format("string", "email")
+        }))
+    }
+
+    fn as_raw_value(&self) -> Option<&String> {
+        self.0.as_raw_value()
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a String> + 'a> {
+        self.0.raw_element_iter()
+    }
+}
+
+impl ParseFromJSON for EmailAddress {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        StrictString::parse_from_json(value)
+            .map(Self)
+            .map_err(ParseError::propagate)
+    }
+}
+
+impl ToJSON for EmailAddress {
+    fn to_json(&self) -> Option<Value> {
+        self.0.to_json()
     }
 }
