@@ -40,6 +40,40 @@ async fn every_operation_documents_problem_details_for_errors() {
 }
 
 #[tokio::test]
+async fn response_headers_are_spelled_as_registered() {
+    let app = TestApp::spawn().await;
+
+    let document: Value = app.get("/openapi.json").await.json().await.unwrap();
+
+    let things = &document["paths"]["/api/v1/things"]["post"]["responses"]["201"]["headers"];
+    assert!(things["Location"].is_object(), "{things}");
+    assert!(things["ETag"].is_object(), "{things}");
+    let text = document.to_string();
+    assert!(!text.contains("\"ETAG\"") && !text.contains("\"LOCATION\""));
+}
+
+#[tokio::test]
+async fn conditional_headers_are_documented_parameters() {
+    let app = TestApp::spawn().await;
+
+    let document: Value = app.get("/openapi.json").await.json().await.unwrap();
+
+    let header = |method: &str, name: &str| {
+        document["paths"]["/api/v1/things/{id}"][method]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|parameter| parameter["in"] == "header" && parameter["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{method} documents {name}"))
+    };
+    for method in ["put", "patch", "delete"] {
+        assert_eq!(header(method, "If-Match")["required"], true, "{method}");
+    }
+    assert_eq!(header("get", "If-None-Match")["required"], false);
+}
+
+#[tokio::test]
 async fn swagger_ui_is_served_under_docs() {
     let app = TestApp::spawn().await;
 

@@ -200,6 +200,42 @@ async fn a_blank_name_is_a_400_problem_and_creates_nothing() {
 }
 
 #[tokio::test]
+async fn a_name_that_is_not_a_json_string_is_a_400_problem_and_creates_nothing() {
+    let app = TestApp::spawn().await;
+
+    let response = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": 12 }),
+        )
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+    let (names, total) = listed_names(&app, "").await;
+    assert_eq!((names.len(), total), (0, 0));
+}
+
+#[tokio::test]
+async fn a_name_with_a_nul_character_is_a_400_problem_on_every_database() {
+    let app = TestApp::spawn().await;
+
+    let response = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "lamp\u{0}" }),
+        )
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+    let (names, total) = listed_names(&app, "").await;
+    assert_eq!((names.len(), total), (0, 0));
+}
+
+#[tokio::test]
 async fn a_token_signed_with_another_key_is_refused() {
     let app = TestApp::spawn().await;
     let forged = e2e::forged_token(&app.settings, "alice");

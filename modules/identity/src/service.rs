@@ -121,15 +121,9 @@ impl IdentityService {
         };
         // The account and its confirmation token in one transaction; the mail once both are in.
         let confirmation = self.links.mint(&user, TokenPurpose::ConfirmEmail);
-        if !self
-            .repository
+        self.repository
             .insert_user(&user, &confirmation.record)
-            .await?
-        {
-            return Err(AppError::Conflict(
-                "An account with this email already exists.".into(),
-            ));
-        }
+            .await?;
         self.links.mail(confirmation);
         Ok(user)
     }

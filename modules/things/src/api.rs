@@ -127,7 +127,7 @@ impl ThingsApi {
         &self,
         auth: BearerAuth,
         /// Page number, from 1.
-        #[oai(validator(minimum(value = "1")))]
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
         page: Query<Option<u32>>,
         /// Items per page, 1 to 100 (default 20).
         #[oai(

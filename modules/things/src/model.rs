@@ -1,6 +1,6 @@
 //! The thing, as stored and as shown to clients.
 
-use crud::EntityTag;
+use crud::{EntityTag, Sort, SortField};
 use kernel::{AppError, AppResult, StrictString};
 use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
@@ -44,36 +44,44 @@ impl Thing {
 pub struct ThingInput {
     /// Display name, 1 to 200 characters, not only spaces (leading and trailing spaces are
     /// trimmed).
-    #[oai(validator(min_length = 1, max_length = 200, pattern = r"\S"))]
+    #[oai(validator(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00]*[^\x00\s][^\x00]*$"
+    ))]
     pub name: StrictString,
-    /// Optional free text, up to 2000 characters.
-    #[oai(validator(max_length = 2000))]
+    /// Optional free text, up to 2000 characters; absent or `null` for none.
+    #[oai(nullable, validator(max_length = 2000))]
     pub description: Option<StrictString>,
 }
 
-/// The order of a list of things.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, poem_openapi::Enum)]
-pub enum ThingOrder {
-    /// Oldest first (the default).
-    #[default]
-    #[oai(rename = "createdAt")]
+/// What a list of things can be sorted by (`sort=name`, `sort=-updatedAt`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThingSortField {
     CreatedAt,
-    /// Newest first.
-    #[oai(rename = "-createdAt")]
-    CreatedAtDescending,
-    /// Least recently changed first.
-    #[oai(rename = "updatedAt")]
     UpdatedAt,
-    /// Most recently changed first.
-    #[oai(rename = "-updatedAt")]
-    UpdatedAtDescending,
-    /// By name, A to Z.
-    #[oai(rename = "name")]
     Name,
-    /// By name, Z to A.
-    #[oai(rename = "-name")]
-    NameDescending,
 }
+
+impl SortField for ThingSortField {
+    // `createdAt` first: oldest first is the default order.
+    const FIELDS: &'static [(&'static str, Self)] = &[
+        ("createdAt", Self::CreatedAt),
+        ("updatedAt", Self::UpdatedAt),
+        ("name", Self::Name),
+    ];
+
+    fn column(self) -> &'static str {
+        match self {
+            Self::CreatedAt => "created_at_ms",
+            Self::UpdatedAt => "updated_at_ms",
+            Self::Name => "name",
+        }
+    }
+}
+
+/// The order of a list of things.
+pub type ThingOrder = Sort<ThingSortField>;
 
 /// A thing's name: trimmed, 1 to 200 characters. The one place names are checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,10 +127,14 @@ impl ThingInput {
 #[oai(rename_all = "camelCase")]
 pub struct ThingPatch {
     /// A new display name, 1 to 200 characters, not only spaces.
-    #[oai(validator(min_length = 1, max_length = 200, pattern = r"\S"))]
+    #[oai(validator(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00]*[^\x00\s][^\x00]*$"
+    ))]
     pub name: MaybeUndefined<StrictString>,
     /// A new description (up to 2000 characters), or `null` to remove it.
-    #[oai(validator(max_length = 2000))]
+    #[oai(nullable, validator(max_length = 2000))]
     pub description: MaybeUndefined<StrictString>,
 }
 

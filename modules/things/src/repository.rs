@@ -6,6 +6,9 @@ use kernel::{AppError, AppResult, PageRequest};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use crud::contains_pattern;
+use sqlx::AssertSqlSafe;
+
 use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder, timestamp};
 
 #[derive(Debug, Clone)]
@@ -42,26 +45,14 @@ impl ThingRepository {
         order: ThingOrder,
         page: PageRequest,
     ) -> AppResult<Vec<Thing>> {
-        // One static statement per order: sqlx takes only static query text.
-        macro_rules! listed_by {
-            ($order:literal) => {
-                sqlx::query(concat!(
-                    "SELECT id, name, description, version, created_at_ms, updated_at_ms FROM things
-                     WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')
-                     ORDER BY ",
-                    $order,
-                    " LIMIT $3 OFFSET $4"
-                ))
-            };
-        }
-        let query = match order {
-            ThingOrder::CreatedAt => listed_by!("created_at_ms, id"),
-            ThingOrder::CreatedAtDescending => listed_by!("created_at_ms DESC, id DESC"),
-            ThingOrder::UpdatedAt => listed_by!("updated_at_ms, id"),
-            ThingOrder::UpdatedAtDescending => listed_by!("updated_at_ms DESC, id DESC"),
-            ThingOrder::Name => listed_by!("name, id"),
-            ThingOrder::NameDescending => listed_by!("name DESC, id DESC"),
-        };
+        // The ORDER BY is made of column-name constants only (crud::Sort), never request text.
+        let statement = format!(
+            "SELECT id, name, description, version, created_at_ms, updated_at_ms FROM things
+             WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')
+             ORDER BY {} LIMIT $3 OFFSET $4",
+            order.order_by("id")
+        );
+        let query = sqlx::query(AssertSqlSafe(statement));
         let rows = query
             .bind(owner)
             .bind(name_contains.map(contains_pattern))
@@ -241,17 +232,6 @@ impl ThingRepository {
         tx.commit().await.map_err(AppError::internal)?;
         Ok(true)
     }
-}
-
-/// A `LIKE` pattern matching names that contain `text`, case-insensitively: `%` and `_` in
-/// the text match themselves (escaped with `\`).
-fn contains_pattern(text: &str) -> String {
-    let escaped = text
-        .to_lowercase()
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{escaped}%")
 }
 
 fn thing_from_row(row: &AnyRow) -> AppResult<Thing> {

@@ -19,8 +19,8 @@ use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 
 use crate::precondition::Condition;
 
-/// A list of entity tags, or `*`, as RFC 9110 §13.1.1 writes it.
-const CONDITION_PATTERN: &str = r#"^(\*|(W/)?"[!#-~]*"(, ?(W/)?"[!#-~]*")*)$"#;
+/// A list of entity tags (which may be empty), or `*`, as RFC 9110 §13.1.1 writes it.
+const CONDITION_PATTERN: &str = r#"^(\*|((W/)?"[!#-~]*"(, ?(W/)?"[!#-~]*")*)?)$"#;
 
 /// The `If-Match` of a request: write only if the resource is still this version.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

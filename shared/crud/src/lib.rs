@@ -11,13 +11,21 @@
 //!   entity's version as the guard: the write is one conditional statement
 //!   (`UPDATE ... WHERE version = $n`), so no update is ever lost between a read and a write;
 //! - [`created_location`]: the `Location` of a created entity, from the route that created it;
+//! - [`Sort`]: a list's `sort` parameter (`name`, `-name`) over an entity's [`SortField`]s, and
+//!   its `ORDER BY`; [`contains_pattern`] for a case-insensitive "name contains" filter;
+//! - [`UniqueField`] and [`database_error`]: a unique constraint's refusal as a 409 naming the
+//!   request field;
 //! - [`intents`]: the declared intents of CRUD operations, for `#[inherit_intent(...)]`.
 
 mod conditional_headers;
 pub mod intents;
 mod location;
 mod precondition;
+mod sort;
+mod unique;
 
 pub use conditional_headers::{IfMatch, IfNoneMatch};
 pub use location::created_location;
 pub use precondition::{EntityTag, Preconditions, conditional_write};
+pub use sort::{Sort, SortField, contains_pattern};
+pub use unique::{UniqueField, database_error};

@@ -109,9 +109,9 @@ impl Condition {
         }
         match (any, tags.is_empty()) {
             (true, true) => Ok(Some(Self::Any)),
-            (false, false) => Ok(Some(Self::Tags(tags))),
-            // `*` mixed with tags, or a header with nothing in it.
-            _ => Err(invalid()),
+            (true, false) => Err(invalid()),
+            // `#entity-tag` may be an empty list (RFC 9110 §5.6.1): a condition no tag meets.
+            (false, _) => Ok(Some(Self::Tags(tags))),
         }
     }
 }
@@ -361,6 +361,24 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_list_is_a_condition_no_version_meets() {
+        let write = preconditions(&[("if-match", "")]);
+        assert_eq!(
+            write
+                .check_write(Some(&v(1)))
+                .unwrap_err()
+                .status()
+                .as_u16(),
+            412
+        );
+        assert!(
+            !preconditions(&[("if-none-match", " , ")])
+                .not_modified(&v(1))
+                .unwrap()
+        );
+    }
+
+    #[test]
     fn several_header_lines_are_one_list() {
         let preconditions = preconditions(&[("if-match", "\"v1\""), ("if-match", "\"v3\"")]);
         assert!(preconditions.check_write(Some(&v(3))).is_ok());
@@ -368,7 +386,7 @@ mod tests {
 
     #[test]
     fn malformed_conditions_are_a_400() {
-        for value in ["v3", "\"v3", "*, \"v3\"", "\"v3\"x", "", "W/v3"] {
+        for value in ["v3", "\"v3", "*, \"v3\"", "\"v3\"x", "W/v3"] {
             let mut map = HeaderMap::new();
             map.insert(header::IF_MATCH, HeaderValue::from_str(value).unwrap());
             let err = Preconditions::from_headers(&map).expect_err(value);

@@ -57,6 +57,10 @@ pub fn document_intents(
     }
 }
 
+/// What `ClientKey::parse` accepts: blank, a bare key of visible ASCII, or an RFC 8941 string
+/// (spaces allowed, `\"` and `\\` escaped).
+const KEY_PATTERN: &str = r#"^([!#-~][!-~]*|"([ !#-\[\]-~]|\\["\\])*")?$"#;
+
 fn document_idempotent(
     operation: &mut Map<String, Value>,
     intent: Intent,
@@ -119,7 +123,7 @@ fn document_idempotent(
             "in": "header",
             "required": key_required,
             "description": description,
-            "schema": { "type": "string", "maxLength": 255 },
+            "schema": { "type": "string", "maxLength": 255, "pattern": KEY_PATTERN },
             "example": "8e03978e-40d5-43e8-bc93-6894a57f9324"
         }));
     }
@@ -188,6 +192,23 @@ fn humanize(duration: std::time::Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_form_of_key_the_pattern_documents_parses() {
+        // One value per branch of KEY_PATTERN; the parser's own tests cover what it refuses.
+        for value in [
+            "",
+            "abc-123",
+            "a\"b",
+            r#""with spaces""#,
+            r#""esc\"aped\\""#,
+        ] {
+            assert!(
+                crate::key::ClientKey::parse(value).is_ok(),
+                "{value} matches {KEY_PATTERN} and must parse"
+            );
+        }
+    }
 
     fn document() -> Value {
         json!({ "paths": {

@@ -35,6 +35,10 @@ pub enum AppError {
     /// The request conflicts with the current state of the resource.
     #[error("{0}")]
     Conflict(String),
+    /// The value of `field` must be unique, and another entity already has it (a unique
+    /// constraint said so): a 409 that names the field.
+    #[error("{detail}")]
+    Duplicate { field: &'static str, detail: String },
     /// A condition of the request (`If-Match`, `If-None-Match`) does not hold for the current
     /// state of the resource (RFC 9110 §13.1).
     #[error("{0}")]
@@ -67,7 +71,7 @@ impl AppError {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Conflict(_) | Self::Duplicate { .. } => StatusCode::CONFLICT,
             Self::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             Self::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -89,6 +93,7 @@ impl AppError {
             Self::Busy { retry_after_secs } => problem.with_detail(format!(
                 "The service is busy; retry after {retry_after_secs} seconds."
             )),
+            Self::Duplicate { field, detail } => problem.with_detail(detail).with_field(*field),
             other => problem.with_detail(other.to_string()),
         }
     }

@@ -25,13 +25,21 @@ pub struct Problem {
     pub status: u16,
     /// An explanation specific to this occurrence.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
     pub detail: Option<String>,
     /// The request path this occurrence happened on.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
     pub instance: Option<String>,
     /// The `X-Request-Id` of the request, to quote when reporting the problem.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
     pub request_id: Option<String>,
+    /// The request field the problem is about, when it is about one (e.g. the field whose value
+    /// another entity already has).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
+    pub field: Option<String>,
 }
 
 impl Problem {
@@ -54,12 +62,19 @@ impl Problem {
             detail: None,
             instance: context.as_ref().map(|c| c.path.clone()),
             request_id: context.map(|c| c.request_id),
+            field: None,
         }
     }
 
     /// Adds the occurrence-specific explanation.
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
+        self
+    }
+
+    /// Names the request field the problem is about.
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
         self
     }
 

@@ -3,18 +3,23 @@
 //! poem-openapi's `String` also takes numbers and booleans (`{"name": 12}` becomes `"12"`), which
 //! the schema it documents (`type: string`) does not allow: a client's typo would be accepted and
 //! stored. Request bodies use [`StrictString`] instead, so such a request gets a 400 that names
-//! the field. It is documented and validated exactly like `String` (`#[oai(validator(...))]`
-//! works on it).
+//! the field. It also refuses the NUL character, which PostgreSQL cannot store in text (it
+//! would be a 500 there and accepted on SQLite), and documents that as its pattern.
+//! `#[oai(validator(...))]` works on it as on `String`; a field with a `pattern` of its own
+//! replaces [`NO_NUL`], so that pattern must exclude `\x00` too.
 
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
 
-use poem_openapi::registry::MetaSchemaRef;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
 use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
 use serde_json::Value;
 
-/// A string field of a request body: only a JSON string parses.
+/// The documented pattern of every [`StrictString`]: no NUL character.
+pub const NO_NUL: &str = r"^[^\x00]*$";
+
+/// A string field of a request body: only a JSON string without NUL characters parses.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct StrictString(String);
 
@@ -65,7 +70,10 @@ impl Type for StrictString {
     }
 
     fn schema_ref() -> MetaSchemaRef {
-        String::schema_ref()
+        MetaSchemaRef::Inline(Box::new(MetaSchema {
+            pattern: Some(NO_NUL.to_owned()),
+            ..MetaSchema::new("string")
+        }))
     }
 
     fn as_raw_value(&self) -> Option<&String> {
@@ -84,6 +92,9 @@ impl Type for StrictString {
 impl ParseFromJSON for StrictString {
     fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
         match value.unwrap_or_default() {
+            Value::String(text) if text.contains('\0') => Err(ParseError::custom(
+                "must not contain the NUL character (U+0000)",
+            )),
             Value::String(text) => Ok(Self(text)),
             other => Err(ParseError::expected_type(other)),
         }

@@ -30,13 +30,14 @@ async fn registering_answers_201_with_the_account_and_never_the_password() {
 }
 
 #[tokio::test]
-async fn registering_a_taken_email_in_any_case_is_a_409_problem() {
+async fn registering_a_taken_email_in_any_case_is_a_409_problem_naming_the_field() {
     let identity = Identity::spawn().await;
     identity.register("alice@example.com").await;
 
     let response = identity.register("ALICE@example.com").await;
 
-    assert_problem(response, StatusCode::CONFLICT).await;
+    let problem = assert_problem(response, StatusCode::CONFLICT).await;
+    assert_eq!(problem["field"], "email");
 }
 
 #[tokio::test]

@@ -81,6 +81,26 @@ async fn locking_an_unknown_account_is_a_404() {
 }
 
 #[tokio::test]
+async fn an_administrator_cannot_lock_their_own_account() {
+    let identity = Identity::spawn().await;
+    let admin = identity.signed_in_admin("admin@example.com").await;
+    let admin_id = identity.user_id(&admin.access).await;
+
+    let response = identity
+        .admin_action(&admin.access, "lock", &admin_id)
+        .await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+    assert_eq!(
+        identity
+            .get_as(&admin.access, "/api/v1/auth/me")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
 async fn every_lock_and_unlock_is_audited_with_its_actor_target_and_request_id() {
     let identity = Identity::spawn().await;
     let admin = identity.signed_in_admin("admin@example.com").await;

@@ -39,7 +39,7 @@ impl UsersAdminBase {
     pub async fn lock(&self, admin: &Principal, user_id: &str) -> AppResult<()> {
         let admin = self.service.authenticate_admin(admin).await?;
         if admin.id == user_id {
-            return Err(AppError::Invalid(
+            return Err(AppError::Forbidden(
                 "Administrators cannot lock their own account.".into(),
             ));
         }
@@ -115,7 +115,7 @@ impl AdminApi {
         &self,
         auth: BearerAuth,
         /// Page number, from 1.
-        #[oai(validator(minimum(value = "1")))]
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
         page: Query<Option<u32>>,
         /// Items per page, 1 to 100 (default 20).
         #[oai(
@@ -166,7 +166,7 @@ impl AdminApi {
         &self,
         auth: BearerAuth,
         /// Page number, from 1.
-        #[oai(validator(minimum(value = "1")))]
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
         page: Query<Option<u32>>,
         /// Items per page, 1 to 100 (default 20).
         #[oai(

@@ -26,7 +26,10 @@ pub struct RegisterRequest {
     pub password: StrictString,
     /// How the account is addressed in mails; up to 100 characters, no line breaks or other
     /// control characters. Blank counts as none.
-    #[oai(validator(max_length = 100, pattern = r"^\P{Cc}*$"))]
+    #[oai(
+        nullable,
+        validator(max_length = 100, pattern = r"^[^\x00-\x1f\x7f-\x9f]*$")
+    )]
     pub display_name: Option<StrictString>,
 }
 
