@@ -1,13 +1,20 @@
-//! The things module: create, read, update, delete and list a simple owned entity.
+//! The things module: create, read, update, patch, delete and list a simple owned entity.
 //!
-//! It is the worked example of a module, meant to be copied: [`ThingsModule`] is the contract
-//! the host mounts, [`api`] holds the HTTP operations (their doc comments are the OpenAPI text),
-//! [`repository`] the SQL, and `migrations/` the schema. It depends only on the `shared/`
-//! crates. Create, replace and delete inherit their intents from `crud::intents` (idempotent: a
-//! client that retries with the same `Idempotency-Key` gets the first response back instead of a
-//! second thing); replace and delete are conditional on the version the client read
-//! (`If-Match`, through `crud::conditional_write`), and the per-owner limit is counted on the
-//! owner's row in the create's own transaction, so no burst of creates can pass it.
+//! It is the worked example of a module, meant to be copied. What each file is for:
+//!
+//! - `lib.rs` (here): [`ThingsModule`], the contract the host mounts, and its settings;
+//! - [`api`]: the HTTP operations; their doc comments are the OpenAPI text;
+//! - [`model`]: the thing as shown, what clients send (`ThingInput`, `ThingPatch`), and the one
+//!   place fields are checked (`ThingName`), plus the fields a list sorts by;
+//! - [`repository`]: the SQL, every query filtered by owner;
+//! - `migrations/`: the schema, one dialect for SQLite and PostgreSQL.
+//!
+//! It depends only on the `shared/` crates. Create, replace, patch and delete inherit their
+//! intents from `crud::intents` (idempotent: a client that retries with the same
+//! `Idempotency-Key` gets the first response back instead of a second thing); replace, patch and
+//! delete are conditional on the version the client read (`If-Match`, through
+//! `crud::conditional_write`), and the per-owner limit is counted on the owner's row in the
+//! create's own transaction, so no burst of creates can pass it.
 
 pub mod api;
 pub mod model;
@@ -24,8 +31,8 @@ pub use api::ThingsApi;
 pub struct ThingsSettings {
     /// The most things one owner may hold.
     pub max_things_per_owner: u64,
-    /// PUT and DELETE require `If-Match` (428 without it), so that no client overwrites or
-    /// deletes a version it has not seen.
+    /// PUT, PATCH and DELETE require `If-Match` (428 without it), so that no client overwrites
+    /// or deletes a version it has not seen.
     pub require_if_match: bool,
 }
 
