@@ -121,16 +121,47 @@ pub async fn check_idempotency(options: &CheckOptions) -> anyhow::Result<CheckRe
         .json()
         .await
         .context("/openapi.json is not JSON")?;
-    let operation = pick_operation(&document, base, options.operation.as_deref())?;
-    let (caller, other_caller) = match (&options.token, operation.secured) {
-        (Some(token), _) => (Some(token.clone()), None),
-        (None, true) => (
-            Some(throwaway_account(base).await?),
-            Some(throwaway_account(base).await?),
-        ),
-        (None, false) => (None, None),
-    };
+    // The first operation that accepts a minimal request is checked: an operation may need data
+    // the checker cannot invent (a published document, a role), and a refusal changes nothing.
     let run = unique("check");
+    let key = format!("{run}-replay");
+    let mut accounts: Option<(String, String)> = None;
+    let mut refused = Vec::new();
+    let mut accepted = None;
+    for operation in candidate_operations(&document, base, options.operation.as_deref())? {
+        let (caller, other_caller) = match (&options.token, operation.secured) {
+            (Some(token), _) => (Some(token.clone()), None),
+            (None, true) => {
+                if accounts.is_none() {
+                    accounts = Some((
+                        throwaway_account(base).await?,
+                        throwaway_account(base).await?,
+                    ));
+                }
+                let (caller, other) = accounts.clone().expect("made above");
+                (Some(caller), Some(other))
+            }
+            (None, false) => (None, None),
+        };
+        let first = send_once(&operation, &key, &operation.body, caller.as_deref()).await?;
+        if (200..300).contains(&first.status) {
+            accepted = Some((operation, caller, other_caller, first));
+            break;
+        }
+        refused.push(format!(
+            "{} answered {} ({})",
+            operation.id,
+            first.status,
+            first.body.chars().take(200).collect::<String>()
+        ));
+    }
+    let Some((operation, caller, other_caller, first)) = accepted else {
+        bail!(
+            "no idempotent operation accepted a minimal request: {}; choose one with --operation, \
+             or give a --token",
+            refused.join("; ")
+        );
+    };
     let mut instances = BTreeSet::new();
     let mut checks = Vec::new();
     let send = |key: String, body: Value, token: Option<String>| {
@@ -138,9 +169,8 @@ pub async fn check_idempotency(options: &CheckOptions) -> anyhow::Result<CheckRe
         async move { send_once(operation, &key, &body, token.as_deref()).await }
     };
 
-    // 1. The first answer, then retries: each must be the stored answer, whoever serves it.
-    let key = format!("{run}-replay");
-    let first = send(key.clone(), operation.body.clone(), caller.clone()).await?;
+    // 1. The first answer (above), then retries: each must be the stored answer, whoever
+    // serves it.
     let mut retries = Vec::new();
     for _ in 0..4 {
         retries.push(send(key.clone(), operation.body.clone(), caller.clone()).await?);
@@ -152,15 +182,6 @@ pub async fn check_idempotency(options: &CheckOptions) -> anyhow::Result<CheckRe
     let all_replayed = retries
         .iter()
         .all(|a| a.replay && a.status == first.status && a.body == first.body);
-    if !(200..300).contains(&first.status) {
-        bail!(
-            "{} answered {} to a minimal request ({}): choose another operation with --operation, \
-             or give a --token",
-            operation.id,
-            first.status,
-            first.body.chars().take(200).collect::<String>()
-        );
-    }
     checks.push(CheckResult::made(
         "replay",
         all_replayed,
@@ -318,10 +339,15 @@ async fn send_once(
     })
 }
 
-/// The operation to check: the one named, or an idempotent POST without path parameters,
-/// secured ones first (a minimal body and the checker's own callers are all they need; an open
-/// operation tends to want a token from a mail), then by path, so the choice is stable.
-fn pick_operation(document: &Value, base: &str, wanted: Option<&str>) -> anyhow::Result<Operation> {
+/// The operations to try, in order: the one named, or the idempotent POSTs without path
+/// parameters, secured ones first (a minimal body and the checker's own callers are all they
+/// need; an open operation tends to want a token from a mail), then by path, so the order is
+/// stable.
+fn candidate_operations(
+    document: &Value,
+    base: &str,
+    wanted: Option<&str>,
+) -> anyhow::Result<Vec<Operation>> {
     let paths = document["paths"]
         .as_object()
         .context("the document has no paths")?;
@@ -347,12 +373,27 @@ fn pick_operation(document: &Value, base: &str, wanted: Option<&str>) -> anyhow:
             .is_some_and(|requirements| !requirements.is_empty())
     };
     candidates.sort_by(|a, b| secured(&b.2).cmp(&secured(&a.2)).then(a.0.cmp(&b.0)));
-    let Some((path, method, operation)) = candidates.into_iter().next() else {
+    if candidates.is_empty() {
         bail!(match wanted {
             Some(wanted) => format!("no idempotent operation `{wanted}` in the document"),
             None => "the document lists no idempotent POST without path parameters: name one with --operation".to_owned(),
         });
-    };
+    }
+    candidates
+        .into_iter()
+        .map(|(path, method, operation)| {
+            operation_to_check(document, base, &path, &method, &operation)
+        })
+        .collect()
+}
+
+fn operation_to_check(
+    document: &Value,
+    base: &str,
+    path: &str,
+    method: &str,
+    operation: &Value,
+) -> anyhow::Result<Operation> {
     // poem-openapi writes `application/json; charset=utf-8`.
     let schema = operation["requestBody"]["content"]
         .as_object()
@@ -514,8 +555,10 @@ mod tests {
     }
 
     #[test]
-    fn by_default_a_secured_idempotent_post_is_chosen_with_a_minimal_body() {
-        let operation = pick_operation(&document(), "http://lb", None).unwrap();
+    fn by_default_a_secured_idempotent_post_is_tried_first_with_a_minimal_body() {
+        let operation = candidate_operations(&document(), "http://lb", None)
+            .unwrap()
+            .remove(0);
 
         assert_eq!(operation.id, "createThing");
         assert_eq!(operation.url, "http://lb/api/v1/things");
@@ -525,7 +568,9 @@ mod tests {
 
     #[test]
     fn a_named_operation_is_chosen_and_its_path_parameters_filled() {
-        let operation = pick_operation(&document(), "http://lb", Some("updateThing")).unwrap();
+        let operation = candidate_operations(&document(), "http://lb", Some("updateThing"))
+            .unwrap()
+            .remove(0);
 
         assert_eq!(operation.method, reqwest::Method::PUT);
         assert_eq!(operation.url, "http://lb/api/v1/things/id");
@@ -533,7 +578,7 @@ mod tests {
 
     #[test]
     fn a_non_idempotent_operation_cannot_be_checked() {
-        let error = pick_operation(&document(), "http://lb", Some("login"))
+        let error = candidate_operations(&document(), "http://lb", Some("login"))
             .err()
             .unwrap();
 

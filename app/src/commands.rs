@@ -24,13 +24,15 @@ pub async fn grant_admin(settings: &Settings, email: &str) -> anyhow::Result<Str
         .await?;
     let context = ModuleContext {
         settings: settings.clone(),
-        database,
+        database: database.clone(),
         redis: None,
         tokens: Arc::new(crate::startup::token_keys(&settings.auth)?),
         mailer: Arc::new(LogMailer),
         rate_limiter: RateLimiter::disabled(),
         // Granting a role revokes nothing.
         revocations: Revocations::in_process(settings.auth.access_token_ttl),
+        directory: crate::modules::directory(&database),
+        background: Default::default(),
     };
     let identity_settings = context.module_settings::<identity::IdentityModule>()?;
     let service = identity::IdentityModule::service(&context, identity_settings)?;

@@ -160,8 +160,12 @@ impl Application {
             mailer,
             rate_limiter,
             revocations: revocations.clone(),
+            directory: modules::directory(&database),
+            background: Default::default(),
         };
         let module_apis = modules::mount_all(&context).await?;
+        let legal_enforcement = modules::legal_enforcement(&module_apis);
+        background.extend(context.background.take());
 
         let version = env!("CARGO_PKG_VERSION");
         let api = OpenApiService::new((module_apis, extra), docs::TITLE, version)
@@ -208,6 +212,8 @@ impl Application {
         });
         // Innermost first; `observe` is outermost so that it sees (and renders) every error.
         let endpoint = route
+            // Inside `Authenticate`: it reads the caller the authentication step proved.
+            .with(legal_enforcement)
             .with(BodyLimit(settings.server.body_limit_bytes))
             .with(CatchPanic::new().with_handler(panic_as_problem))
             .with(Authenticate(Arc::new(Authenticator::new(

@@ -12,6 +12,8 @@ mod health;
 mod idempotency;
 mod identity;
 mod intents;
+mod legal;
+mod notifications;
 mod serving;
 mod settings;
 mod startup;

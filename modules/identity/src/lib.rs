@@ -5,12 +5,14 @@
 //! - [`repository`]: the SQL (every token is stored as a hash, never in clear);
 //! - [`service`]: the use cases, independent of HTTP;
 //! - [`links`]: one-time links (reset, confirmation), minted and mailed off the request path;
-//! - [`api`]: `/auth/*` and `/admin/users/*`, each operation declaring its idempotency intent.
+//! - [`api`]: `/auth/*` and `/admin/users/*`, each operation declaring its idempotency intent;
+//! - [`directory`]: the accounts as other modules may see them (`infra::UserDirectory`).
 //!
 //! Access tokens are short-lived JWTs (signed with the host's keys); refresh tokens are opaque,
 //! single-use and rotated on every refresh, and a replayed one revokes its session.
 
 pub mod api;
+pub mod directory;
 pub mod domain;
 pub mod links;
 pub mod repository;
@@ -25,6 +27,7 @@ use infra::{Migration, Module, ModuleContext};
 pub use api::admin::{AdminApi, UsersAdminBase};
 pub use api::auth::AuthApi;
 use api::throttle::Throttle;
+pub use directory::AccountDirectory;
 pub use settings::IdentitySettings;
 
 use crate::domain::PasswordHasher;

@@ -37,6 +37,10 @@ pub struct Mail {
     pub subject: String,
     pub text: String,
     pub html: String,
+    /// The `Message-ID` (without angle brackets), when the sender needs a stable one: a mail
+    /// sent again after a crash keeps its id, so mail clients show one message. `None`: the
+    /// transport makes one up.
+    pub message_id: Option<String>,
 }
 
 /// Why a mail could not be sent (or a mailer could not be built).
@@ -108,6 +112,7 @@ impl SmtpMailer {
             .from(self.from.clone())
             .to(to)
             .subject(mail.subject)
+            .message_id(mail.message_id.map(|id| format!("<{id}>")))
             .multipart(MultiPart::alternative_plain_html(mail.text, mail.html))
             .map_err(|err| MailError::Message(err.to_string()))?;
         self.transport
@@ -153,6 +158,7 @@ impl Mailer for LogMailer {
         tracing::info!(
             mail.to = %mail.to,
             mail.subject = %mail.subject,
+            mail.message_id = mail.message_id.as_deref().unwrap_or_default(),
             mail.text = %mail.text,
             "mail not sent: no SMTP server is configured (mail.smtp_url), so it is logged instead"
         );
@@ -218,6 +224,7 @@ impl MailTemplate {
             subject: fill(self.subject, values, false),
             text: fill(self.text, values, false),
             html: fill(self.html, values, true),
+            message_id: None,
         }
     }
 }

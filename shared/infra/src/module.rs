@@ -3,9 +3,15 @@
 //! A module is a crate under `modules/` that implements [`Module`]: a name (its settings
 //! section and migration namespace), its migrations, and a constructor for its poem-openapi
 //! API. The host calls [`mount`] once per module; nothing else couples them, and modules never
-//! depend on one another.
+//! depend on one another. What one module needs of another's data reaches it through a port
+//! the host fills in ([`UserDirectory`]).
 
-use std::sync::Arc;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+use kernel::AppResult;
+use tokio::task::JoinHandle;
 
 use kernel::TokenVerifier;
 use redis::aio::ConnectionManager;
@@ -32,6 +38,46 @@ pub struct ModuleContext {
     /// Revoked sessions: what a module revokes here, the authentication step refuses on every
     /// instance.
     pub revocations: Revocations,
+    /// The accounts, as other modules may see them (the host answers from the identity module).
+    pub directory: Arc<dyn UserDirectory>,
+    /// Work a module runs beside its API; the host stops it at shutdown.
+    pub background: BackgroundTasks,
+}
+
+/// How a module that is not the identity module reaches an account's contact details.
+pub trait UserDirectory: Send + Sync + 'static {
+    /// The account `user_id`, or `None` when there is none.
+    fn contact<'a>(
+        &'a self,
+        user_id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = AppResult<Option<Contact>>> + Send + 'a>>;
+}
+
+/// What a module may know of an account to reach its owner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contact {
+    /// The account's address once its owner confirmed it; `None` before: mail to an address
+    /// nobody proved is theirs could reach a stranger.
+    pub confirmed_email: Option<String>,
+}
+
+/// Background tasks of the modules: spawned on the runtime, aborted by the host at shutdown.
+#[derive(Clone, Default)]
+pub struct BackgroundTasks(Arc<Mutex<Vec<JoinHandle<()>>>>);
+
+impl BackgroundTasks {
+    pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+        let handle = tokio::spawn(task);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(handle);
+    }
+
+    /// Every task spawned so far, for the host to stop.
+    pub fn take(&self) -> Vec<JoinHandle<()>> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 impl ModuleContext {

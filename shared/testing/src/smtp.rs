@@ -46,7 +46,13 @@ pub struct SmtpCatcher {
 impl SmtpCatcher {
     /// Binds 127.0.0.1 on a free port and serves SMTP there in a background task.
     pub async fn start() -> std::io::Result<Self> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        Self::start_at("127.0.0.1:0".parse().expect("a socket address")).await
+    }
+
+    /// Serves SMTP at `address`: e.g. where a service was told to send while nothing listened,
+    /// to bring its mail server "back up".
+    pub async fn start_at(address: SocketAddr) -> std::io::Result<Self> {
+        let listener = TcpListener::bind(address).await?;
         let address = listener.local_addr()?;
         let messages = Arc::new(Mutex::new(Vec::new()));
         let server = tokio::spawn(serve(listener, Arc::clone(&messages)));
@@ -489,6 +495,7 @@ mod tests {
 
         let sent = mailer
             .send(Mail {
+                message_id: None,
                 to: "x<alice@example.com>".to_owned(),
                 subject: "hello".to_owned(),
                 text: "hello".to_owned(),
@@ -516,6 +523,7 @@ mod tests {
                     confirm your café order</a></p>\n";
         mailer
             .send(Mail {
+                message_id: None,
                 to: "zoe@example.com".to_owned(),
                 subject: "Confirm your café order, Zoë".to_owned(),
                 text: text.to_owned(),
@@ -564,6 +572,7 @@ mod tests {
         let html = "<p>Здравствуйте! Ваш код подтверждения: <b>123456</b></p>";
         mailer
             .send(Mail {
+                message_id: None,
                 to: "ivan@example.com".to_owned(),
                 subject: "Код подтверждения".to_owned(),
                 text: text.to_owned(),
@@ -593,6 +602,7 @@ mod tests {
         for n in 1..=3 {
             mailer
                 .send(Mail {
+                    message_id: None,
                     to: format!("user{n}@example.com"),
                     subject: format!("mail {n}"),
                     text: "plain ascii".to_owned(),
@@ -624,6 +634,7 @@ mod tests {
         let subject = "Hello\r\nBcc: victim@example.com";
         mailer
             .send(Mail {
+                message_id: None,
                 to: "a@example.com".to_owned(),
                 subject: subject.to_owned(),
                 text: "t".to_owned(),

@@ -36,10 +36,17 @@ impl Identity {
     }
 
     pub async fn spawn_with(builder: TestAppBuilder) -> Self {
+        Self::spawn_mailing_to(builder, None).await
+    }
+
+    /// A service that sends its mail to `smtp_url` instead of [`Self::mail`] (e.g. where no
+    /// server listens yet); `None`: to [`Self::mail`].
+    pub async fn spawn_mailing_to(builder: TestAppBuilder, smtp_url: Option<&str>) -> Self {
         let mail = SmtpCatcher::start()
             .await
             .expect("the SMTP listener starts");
-        let app = builder.setting("mail.smtp_url", &mail.url()).spawn().await;
+        let url = smtp_url.map_or_else(|| mail.url(), str::to_owned);
+        let app = builder.setting("mail.smtp_url", &url).spawn().await;
         Self { app, mail }
     }
 

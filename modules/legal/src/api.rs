@@ -1,0 +1,335 @@
+//! The HTTP operations of the legal module. Doc comments here are the OpenAPI text.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crud::created_location;
+use idempotency::{OutcomeRecorder, Recorded};
+use infra::database::now_ms;
+use kernel::problem::Problem;
+use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext, client_address};
+use poem::Request;
+use poem::http::StatusCode;
+use poem::http::header::USER_AGENT;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, OpenApi, Tags};
+
+use crate::enforcement::{AcceptanceGate, RequireAcceptance};
+use crate::model::{
+    Acceptance, AcceptanceInput, DocumentVersion, Kind, MyAcceptances, PendingVersion,
+    PublishVersionInput, timestamp,
+};
+use crate::repository::{LegalRepository, NewAcceptance};
+
+/// The role that may publish versions (the identity module grants it: `app grant-admin`).
+pub const ADMIN_ROLE: &str = "admin";
+
+/// The longest `User-Agent` kept in an acceptance record, in characters.
+const USER_AGENT_MAX_CHARS: usize = 512;
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Legal documents (terms, privacy policy, ...) in immutable, numbered versions, and the
+    /// record of who accepted which. When the service enforces acceptance, an authenticated
+    /// caller who has not accepted the current version of every required kind gets `403` with
+    /// the problem type `/problems/legal-acceptance-required` from the other APIs (not from
+    /// this one, nor from `/auth`), its `detail` naming the versions to accept.
+    Legal,
+}
+
+/// The legal API.
+pub struct LegalApi {
+    repository: LegalRepository,
+    gate: Arc<AcceptanceGate>,
+}
+
+impl LegalApi {
+    pub fn new(repository: LegalRepository, gate: Arc<AcceptanceGate>) -> Self {
+        Self { repository, gate }
+    }
+
+    /// The middleware the host wraps its routes with to enforce acceptance (it lets everything
+    /// through unless `legal.require_current_acceptance` is on). It shares this API's memory
+    /// of the current versions, so a publication here is enforced at once.
+    pub fn enforcement(&self) -> RequireAcceptance {
+        RequireAcceptance::new(Arc::clone(&self.gate))
+    }
+}
+
+#[derive(ApiResponse)]
+enum ListDocumentsResponse {
+    /// One page of the current documents, one version per kind, by kind.
+    #[oai(status = 200)]
+    Ok(Json<Page<DocumentVersion>>),
+}
+
+#[derive(ApiResponse)]
+enum GetVersionResponse {
+    /// The version.
+    #[oai(status = 200)]
+    Ok(Json<DocumentVersion>),
+    /// No version of this kind has this number.
+    #[oai(status = 404, content_type = "application/problem+json")]
+    NotFound(Json<Problem>),
+}
+
+#[derive(ApiResponse)]
+enum PublishResponse {
+    /// The version was published; `Location` addresses it.
+    #[oai(status = 201)]
+    Created(Json<DocumentVersion>, #[oai(header = "Location")] String),
+}
+
+#[derive(ApiResponse)]
+enum AcceptResponse {
+    /// The acceptance was recorded.
+    #[oai(status = 201)]
+    Created(Json<Acceptance>),
+    /// The caller had already accepted this version: the first record, unchanged.
+    #[oai(status = 200)]
+    AlreadyAccepted(Json<Acceptance>),
+    /// No version of this kind has this number.
+    #[oai(status = 404, content_type = "application/problem+json")]
+    NotFound(Json<Problem>),
+    /// The version is not the current one of its kind: a newer one is in effect, or it does not
+    /// take effect yet.
+    #[oai(status = 409, content_type = "application/problem+json")]
+    NotCurrent(Json<Problem>),
+}
+
+#[derive(ApiResponse)]
+enum MyAcceptancesResponse {
+    /// What the caller accepted, and the current versions still pending.
+    #[oai(status = 200)]
+    Ok(Json<MyAcceptances>),
+}
+
+fn version_not_found(kind: &str, version: i64) -> Json<Problem> {
+    Json(
+        Problem::from_status(StatusCode::NOT_FOUND)
+            .with_detail(format!("There is no version {version} of `{kind}`.")),
+    )
+}
+
+/// The request's `User-Agent`, shortened to what is kept.
+fn user_agent(req: &Request) -> Option<String> {
+    let value = req.headers().get(USER_AGENT)?;
+    let text = String::from_utf8_lossy(value.as_bytes());
+    Some(text.chars().take(USER_AGENT_MAX_CHARS).collect())
+}
+
+#[idempotency::intents]
+#[OpenApi(prefix_path = "/legal", tag = "ApiTags::Legal")]
+impl LegalApi {
+    /// List the current legal documents
+    ///
+    /// The current version of each kind of document: the highest-numbered version whose
+    /// `effectiveAt` has come. Kinds whose versions all take effect later are not listed.
+    /// Needs no authentication.
+    #[oai(
+        path = "/documents",
+        method = "get",
+        operation_id = "listLegalDocuments"
+    )]
+    async fn list_documents(
+        &self,
+        /// Page number, from 1.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        page: Query<Option<u32>>,
+        /// Items per page, 1 to 100 (default 20).
+        #[oai(
+            name = "perPage",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
+        per_page: Query<Option<u32>>,
+    ) -> AppResult<ListDocumentsResponse> {
+        let request = PageRequest::new(page.0, per_page.0);
+        let now = now_ms();
+        let items = self
+            .repository
+            .current_versions(now, request.limit(), request.offset())
+            .await?;
+        let total = self.repository.count_current(now).await?;
+        Ok(ListDocumentsResponse::Ok(Json(Page::new(
+            items, request, total,
+        ))))
+    }
+
+    /// Get one version of a legal document
+    ///
+    /// Any published version, current, superseded or not yet in effect. Needs no
+    /// authentication.
+    #[oai(
+        path = "/documents/:kind/versions/:version",
+        method = "get",
+        operation_id = "getLegalDocumentVersion"
+    )]
+    async fn get_version(
+        &self,
+        /// The kind of document: a lowercase slug such as `terms` or `privacy`.
+        #[oai(validator(min_length = 1, max_length = 40, pattern = r"^[a-z][a-z0-9-]*$"))]
+        kind: Path<String>,
+        /// The version number, from 1.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        version: Path<u32>,
+    ) -> AppResult<GetVersionResponse> {
+        let kind = Kind::parse(&kind.0)?;
+        let number = i64::from(version.0);
+        Ok(match self.repository.version(&kind, number).await? {
+            Some(found) => GetVersionResponse::Ok(Json(found)),
+            None => GetVersionResponse::NotFound(version_not_found(kind.as_str(), number)),
+        })
+    }
+
+    /// Publish a new version of a legal document (administrators)
+    ///
+    /// The service numbers the version: one more than the latest version of that kind (the
+    /// first is 1). Versions are immutable. The version becomes the current one at
+    /// `effectiveAt` (at once without it), unless a higher-numbered version is in effect by
+    /// then. Send an `Idempotency-Key`: a retry with the same key and body gets the first answer
+    /// back instead of publishing a second version (the answer is committed with the version).
+    /// `403` for a caller who is not an administrator.
+    #[idempotent(transactional)]
+    #[oai(
+        path = "/documents/:kind/versions",
+        method = "post",
+        operation_id = "publishLegalDocumentVersion"
+    )]
+    async fn publish(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        outcome: OutcomeRecorder,
+        /// The kind of document: a lowercase slug such as `terms` or `privacy`.
+        #[oai(validator(min_length = 1, max_length = 40, pattern = r"^[a-z][a-z0-9-]*$"))]
+        kind: Path<String>,
+        body: Json<PublishVersionInput>,
+    ) -> AppResult<Recorded<PublishResponse>> {
+        if !auth.0.has_role(ADMIN_ROLE) {
+            return Err(AppError::Forbidden(
+                "This operation is for administrators.".into(),
+            ));
+        }
+        let publication = body.parse(&kind.0, &auth.0.subject, now_ms())?;
+        let recorded = self
+            .repository
+            .publish(&publication, &outcome, |published| {
+                let location = created_location(req, &published.version.to_string());
+                PublishResponse::Created(Json(published), location)
+            })
+            .await?;
+        self.gate.invalidate();
+        Ok(recorded)
+    }
+
+    /// Accept a version of a legal document
+    ///
+    /// Records that the caller accepts the current version of a kind, with the time, the
+    /// client address and the `User-Agent`: `201` with the record. Accepting a version the
+    /// caller already accepted answers `200` with the first record and records nothing (with or
+    /// without an `Idempotency-Key`). Only the current version can be accepted: `409` for a
+    /// superseded version or one not yet in effect, `404` for a version that does not exist.
+    #[idempotent]
+    #[oai(
+        path = "/acceptances",
+        method = "post",
+        operation_id = "acceptLegalDocument"
+    )]
+    async fn accept(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        body: Json<AcceptanceInput>,
+    ) -> AppResult<AcceptResponse> {
+        let kind = Kind::parse(&body.kind)?;
+        let version = i64::from(body.version);
+        let user = auth.0.subject.as_str();
+        if let Some(existing) = self.repository.acceptance(user, &kind, version).await? {
+            return Ok(AcceptResponse::AlreadyAccepted(Json(existing)));
+        }
+        let now = now_ms();
+        let Some(found) = self.repository.version(&kind, version).await? else {
+            return Ok(AcceptResponse::NotFound(version_not_found(
+                kind.as_str(),
+                version,
+            )));
+        };
+        let current = self.repository.current_version_of(&kind, now).await?;
+        if current != Some(version) {
+            let detail = if timestamp(now)? < found.effective_at {
+                format!(
+                    "Version {version} of `{kind}` takes effect at {}: it cannot be accepted before.",
+                    found.effective_at
+                )
+            } else {
+                format!(
+                    "Version {version} of `{kind}` is superseded: accept the current version, {}.",
+                    current.unwrap_or_default()
+                )
+            };
+            return Ok(AcceptResponse::NotCurrent(Json(
+                Problem::from_status(StatusCode::CONFLICT).with_detail(detail),
+            )));
+        }
+        let address = client_address(req);
+        let agent = user_agent(req);
+        let request_id = RequestContext::current().map(|context| context.request_id);
+        let acceptance = NewAcceptance {
+            user_id: user,
+            kind: &kind,
+            version,
+            accepted_at_ms: now,
+            client_address: &address,
+            user_agent: agent.as_deref(),
+            request_id: request_id.as_deref(),
+        };
+        if let Some(created) = self.repository.insert_acceptance(&acceptance).await? {
+            return Ok(AcceptResponse::Created(Json(created)));
+        }
+        // A concurrent acceptance of the same version won: its record is the one.
+        match self.repository.acceptance(user, &kind, version).await? {
+            Some(existing) => Ok(AcceptResponse::AlreadyAccepted(Json(existing))),
+            None => Err(AppError::internal(
+                "an acceptance was neither inserted nor found",
+            )),
+        }
+    }
+
+    /// What the caller accepted
+    ///
+    /// Every acceptance the caller made (newest first), and the current versions they have not
+    /// accepted yet; `required` marks those the service refuses other requests without.
+    #[oai(
+        path = "/acceptances/me",
+        method = "get",
+        operation_id = "getMyLegalAcceptances"
+    )]
+    async fn mine(&self, auth: BearerAuth) -> AppResult<MyAcceptancesResponse> {
+        let user = auth.0.subject.as_str();
+        let accepted = self.repository.acceptances_of(user).await?;
+        let done: HashSet<(&str, i64)> = accepted
+            .iter()
+            .map(|acceptance| (acceptance.kind.as_str(), acceptance.version))
+            .collect();
+        let pending = self
+            .repository
+            .current_summaries(now_ms())
+            .await?
+            .into_iter()
+            .filter(|current| !done.contains(&(current.kind.as_str(), current.version)))
+            .map(|current| {
+                Ok(PendingVersion {
+                    required: self.gate.requires(&current.kind),
+                    effective_at: timestamp(current.effective_at_ms)?,
+                    version: current.version,
+                    kind: current.kind,
+                })
+            })
+            .collect::<AppResult<Vec<_>>>()?;
+        Ok(MyAcceptancesResponse::Ok(Json(MyAcceptances {
+            accepted,
+            pending,
+        })))
+    }
+}

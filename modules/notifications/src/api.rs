@@ -1,0 +1,290 @@
+//! The HTTP operations of the notifications module. Doc comments here are the OpenAPI text.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crud::created_location;
+use futures_util::stream::{self, BoxStream};
+use infra::UserDirectory;
+use kernel::problem::Problem;
+use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
+use poem::Request;
+use poem::http::StatusCode;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::{EventStream, Json};
+use poem_openapi::{ApiResponse, OpenApi, Tags};
+use time::OffsetDateTime;
+use tokio::sync::broadcast;
+
+use crate::SENDER_ROLE;
+use crate::feed::{FeedItem, NotificationFeed};
+use crate::model::{MarkedRead, NewNotification, Notification, UnreadCount};
+use crate::outbox::DeliveryWorker;
+use crate::repository::NotificationRepository;
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Notifications: sent to an account, read by its owner, mailed and streamed live.
+    Notifications,
+}
+
+/// The notifications API.
+pub struct NotificationsApi {
+    repository: NotificationRepository,
+    feed: NotificationFeed,
+    worker: Arc<DeliveryWorker>,
+    directory: Arc<dyn UserDirectory>,
+}
+
+impl NotificationsApi {
+    pub fn new(
+        repository: NotificationRepository,
+        feed: NotificationFeed,
+        worker: Arc<DeliveryWorker>,
+        directory: Arc<dyn UserDirectory>,
+    ) -> Self {
+        Self {
+            repository,
+            feed,
+            worker,
+            directory,
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+enum SendResponse {
+    /// The notification is stored (and its mail queued); `Location` addresses it for its
+    /// recipient.
+    #[oai(status = 201)]
+    Created(Json<Notification>, #[oai(header = "Location")] String),
+}
+
+#[derive(ApiResponse)]
+enum NotificationResponse {
+    #[oai(status = 200)]
+    Ok(Json<Notification>),
+    /// The caller has no notification with this id.
+    #[oai(status = 404, content_type = "application/problem+json")]
+    NotFound(Json<Problem>),
+}
+
+#[derive(ApiResponse)]
+enum ChangedResponse {
+    /// Done.
+    #[oai(status = 204)]
+    Done,
+    /// The caller has no notification with this id.
+    #[oai(status = 404, content_type = "application/problem+json")]
+    NotFound(Json<Problem>),
+}
+
+impl ChangedResponse {
+    fn of(found: bool) -> Self {
+        if found {
+            Self::Done
+        } else {
+            Self::NotFound(not_found())
+        }
+    }
+}
+
+fn not_found() -> Json<Problem> {
+    Json(
+        Problem::from_status(StatusCode::NOT_FOUND)
+            .with_detail("The caller has no notification with this id."),
+    )
+}
+
+fn may_send(principal: &Principal) -> AppResult<()> {
+    if principal.has_role("admin") || principal.has_role(SENDER_ROLE) {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(format!(
+            "Sending notifications takes the `admin` or `{SENDER_ROLE}` role."
+        )))
+    }
+}
+
+#[idempotency::intents]
+#[OpenApi(prefix_path = "/notifications", tag = "ApiTags::Notifications")]
+impl NotificationsApi {
+    /// Send a notification
+    ///
+    /// For administrators and callers with the `notifications:send` role. The notification
+    /// appears in the recipient's list and live stream (`inApp`) and is mailed to the
+    /// recipient's confirmed address (`email`; nothing is mailed to an unconfirmed one). The mail
+    /// is queued with the notification in one transaction and sent at least once, retried with
+    /// backoff while the mail server fails.
+    ///
+    /// An `Idempotency-Key` is required: a retry with the same key gets the first 201 back
+    /// instead of notifying the recipient twice.
+    #[idempotent(key_required)]
+    #[oai(path = "/", method = "post", operation_id = "sendNotification")]
+    async fn send(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        body: Json<NewNotification>,
+    ) -> AppResult<SendResponse> {
+        may_send(&auth.0)?;
+        let recipient_id = body.recipient_id.as_str();
+        if self.directory.contact(recipient_id).await?.is_none() {
+            return Err(AppError::Invalid("`recipientId` names no account.".into()));
+        }
+        let mut channels = body.channels.clone();
+        channels.dedup();
+        let notification = Notification {
+            id: uuid::Uuid::now_v7().to_string(),
+            sender_id: auth.0.subject.clone(),
+            title: body.title.as_str().to_owned(),
+            body: body.body.as_str().to_owned(),
+            channels,
+            // Stored in whole milliseconds: shown as stored.
+            created_at: OffsetDateTime::from_unix_timestamp_nanos(
+                i128::from(infra::database::now_ms()) * 1_000_000,
+            )
+            .map_err(AppError::internal)?,
+            read_at: None,
+        };
+        self.repository.insert(&notification, recipient_id).await?;
+        self.worker.wake();
+        if notification
+            .channels
+            .contains(&crate::model::Channel::InApp)
+        {
+            self.feed
+                .publish(FeedItem {
+                    recipient_id: recipient_id.to_owned(),
+                    notification: notification.clone(),
+                })
+                .await;
+        }
+        let location = created_location(req, &notification.id);
+        Ok(SendResponse::Created(Json(notification), location))
+    }
+
+    /// List the caller's notifications
+    ///
+    /// Newest first; only the unread ones with `unread=true`. `total` counts every one that
+    /// matches.
+    #[oai(path = "/", method = "get", operation_id = "listNotifications")]
+    async fn list(
+        &self,
+        auth: BearerAuth,
+        /// Page number, from 1.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        page: Query<Option<u32>>,
+        /// Items per page, 1 to 100 (default 20).
+        #[oai(
+            name = "perPage",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
+        per_page: Query<Option<u32>>,
+        /// Only the unread ones.
+        unread: Query<Option<bool>>,
+    ) -> AppResult<Json<Page<Notification>>> {
+        let request = PageRequest::new(page.0, per_page.0);
+        let (items, total) = self
+            .repository
+            .list(&auth.0.subject, unread.0.unwrap_or(false), request)
+            .await?;
+        Ok(Json(Page::new(items, request, total)))
+    }
+
+    /// Count the caller's unread notifications
+    #[oai(
+        path = "/unread-count",
+        method = "get",
+        operation_id = "countUnreadNotifications"
+    )]
+    async fn unread_count(&self, auth: BearerAuth) -> AppResult<Json<UnreadCount>> {
+        let count = self.repository.count(&auth.0.subject, true).await?;
+        Ok(Json(UnreadCount { count }))
+    }
+
+    /// Stream the caller's new notifications
+    ///
+    /// Server-sent events (`text/event-stream`): one `message` event per notification sent to
+    /// the caller from now on, its data the notification as JSON, whichever instance of the
+    /// service it was sent through. A comment line every 15 seconds keeps the connection open
+    /// through proxies. A stream that falls far behind skips ahead; the list has everything.
+    #[oai(path = "/stream", method = "get", operation_id = "streamNotifications")]
+    async fn stream(
+        &self,
+        auth: BearerAuth,
+    ) -> AppResult<EventStream<BoxStream<'static, Notification>>> {
+        let recipient = auth.0.subject;
+        let receiver = self.feed.subscribe(Duration::from_secs(2)).await;
+        let notifications = stream::unfold(receiver, move |mut receiver| {
+            let recipient = recipient.clone();
+            async move {
+                loop {
+                    match receiver.recv().await {
+                        Ok(item) if item.recipient_id == recipient => {
+                            return Some((item.notification.clone(), receiver));
+                        }
+                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return None,
+                    }
+                }
+            }
+        });
+        Ok(
+            EventStream::new(Box::pin(notifications) as BoxStream<'static, Notification>)
+                .keep_alive(Duration::from_secs(15)),
+        )
+    }
+
+    /// Get one of the caller's notifications
+    #[oai(path = "/:id", method = "get", operation_id = "getNotification")]
+    async fn get(&self, auth: BearerAuth, id: Path<String>) -> AppResult<NotificationResponse> {
+        Ok(match self.repository.find(&auth.0.subject, &id.0).await? {
+            Some(notification) => NotificationResponse::Ok(Json(notification)),
+            None => NotificationResponse::NotFound(not_found()),
+        })
+    }
+
+    /// Mark a notification read
+    ///
+    /// A notification already read keeps the time it was first read.
+    #[non_idempotent(
+        "naturally idempotent: a repeat finds the notification read and changes nothing, so no answer needs storing"
+    )]
+    #[oai(
+        path = "/:id/read",
+        method = "post",
+        operation_id = "markNotificationRead"
+    )]
+    async fn mark_read(&self, auth: BearerAuth, id: Path<String>) -> AppResult<ChangedResponse> {
+        let found = self.repository.mark_read(&auth.0.subject, &id.0).await?;
+        Ok(ChangedResponse::of(found))
+    }
+
+    /// Mark every notification read
+    ///
+    /// Answers how many were unread.
+    #[non_idempotent(
+        "naturally idempotent: a repeat finds everything read and marks nothing; its count (0) is the truth at that time"
+    )]
+    #[oai(
+        path = "/read-all",
+        method = "post",
+        operation_id = "markAllNotificationsRead"
+    )]
+    async fn mark_all_read(&self, auth: BearerAuth) -> AppResult<Json<MarkedRead>> {
+        let marked = self.repository.mark_all_read(&auth.0.subject).await?;
+        Ok(Json(MarkedRead { marked }))
+    }
+
+    /// Delete a notification
+    ///
+    /// A mail of it not sent yet is not sent. A retry with the same `Idempotency-Key` gets the
+    /// first 204 back rather than a 404.
+    #[inherit_intent(crud::intents::DELETE)]
+    #[oai(path = "/:id", method = "delete", operation_id = "deleteNotification")]
+    async fn delete(&self, auth: BearerAuth, id: Path<String>) -> AppResult<ChangedResponse> {
+        let found = self.repository.delete(&auth.0.subject, &id.0).await?;
+        Ok(ChangedResponse::of(found))
+    }
+}

@@ -1,0 +1,167 @@
+//! New notifications, pushed to the streams their recipients hold open.
+//!
+//! Without Redis a notification reaches the streams of the instance that made it. With Redis it
+//! is published on one channel that every instance subscribes to, so it reaches its recipient's
+//! streams wherever they are connected. A notification is stored before it is published, so a
+//! stream that misses one (Redis down, a reconnection) loses nothing the list does not show.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use poem_openapi::types::{ParseFromJSON, ToJSON};
+use redis::aio::ConnectionManager;
+use tokio::sync::broadcast;
+
+use crate::model::Notification;
+
+/// How many notifications a slow stream may fall behind before it skips some.
+const BUFFER: usize = 1024;
+
+/// One new notification and whose it is.
+#[derive(Debug, Clone)]
+pub struct FeedItem {
+    pub recipient_id: String,
+    pub notification: Notification,
+}
+
+impl FeedItem {
+    fn to_message(&self) -> String {
+        serde_json::json!({
+            "recipientId": self.recipient_id,
+            "notification": self.notification.to_json(),
+        })
+        .to_string()
+    }
+
+    fn from_message(message: &str) -> Option<Self> {
+        let mut value: serde_json::Value = serde_json::from_str(message).ok()?;
+        Some(Self {
+            recipient_id: value["recipientId"].as_str()?.to_owned(),
+            notification: Notification::parse_from_json(Some(value["notification"].take())).ok()?,
+        })
+    }
+}
+
+/// The feed of one instance.
+#[derive(Clone)]
+pub struct NotificationFeed {
+    local: broadcast::Sender<Arc<FeedItem>>,
+    shared: Option<Arc<Shared>>,
+}
+
+struct Shared {
+    client: redis::Client,
+    channel: String,
+    /// Whether this instance is subscribed right now.
+    subscribed: tokio::sync::watch::Sender<bool>,
+    /// Made on first publish: the module is built before the runtime serves.
+    publisher: tokio::sync::OnceCell<ConnectionManager>,
+}
+
+impl NotificationFeed {
+    /// A feed through Redis at `redis_url` (channel `{key_prefix}notifications:new`), or in
+    /// process without one.
+    pub fn new(redis_url: Option<&str>, key_prefix: &str) -> anyhow::Result<Self> {
+        let (local, _) = broadcast::channel(BUFFER);
+        let shared = redis_url
+            .map(|url| -> anyhow::Result<Arc<Shared>> {
+                Ok(Arc::new(Shared {
+                    client: redis::Client::open(url)
+                        // The error's kind only: its text may repeat the URL and its password.
+                        .map_err(|err| anyhow::anyhow!("redis.url: {:?}", err.kind()))?,
+                    channel: format!("{key_prefix}notifications:new"),
+                    subscribed: tokio::sync::watch::Sender::new(false),
+                    publisher: tokio::sync::OnceCell::new(),
+                }))
+            })
+            .transpose()?;
+        Ok(Self { local, shared })
+    }
+
+    /// The new notifications from now on, of every recipient. With Redis, waits up to `limit`
+    /// for this instance's subscription (just started, or reconnecting), so that a stream opened
+    /// then does not miss what is sent right after.
+    pub async fn subscribe(&self, limit: Duration) -> broadcast::Receiver<Arc<FeedItem>> {
+        let receiver = self.local.subscribe();
+        if let Some(shared) = &self.shared {
+            let mut subscribed = shared.subscribed.subscribe();
+            let _ =
+                tokio::time::timeout(limit, subscribed.wait_for(|subscribed| *subscribed)).await;
+        }
+        receiver
+    }
+
+    /// Pushes a new notification to its recipient's streams, on every instance.
+    pub async fn publish(&self, item: FeedItem) {
+        if let Some(shared) = &self.shared {
+            match shared.publish(&item.to_message()).await {
+                Ok(()) => return,
+                Err(err) => tracing::warn!(
+                    error = %err,
+                    "could not publish a notification through Redis; only this instance's streams get it"
+                ),
+            }
+        }
+        // No receiver is not an error: nobody is streaming.
+        let _ = self.local.send(Arc::new(item));
+    }
+
+    /// With Redis: the task that feeds this instance's streams from the channel, resubscribing
+    /// after a disconnection. `None` without Redis.
+    pub fn follow(&self) -> Option<impl Future<Output = ()> + Send + 'static> {
+        let shared = Arc::clone(self.shared.as_ref()?);
+        let local = self.local.clone();
+        Some(async move {
+            let mut pause = Duration::from_millis(250);
+            loop {
+                match shared.follow_once(&local).await {
+                    Ok(()) => pause = Duration::from_millis(250),
+                    Err(err) => {
+                        tracing::warn!(error = %err, "the notification stream's Redis subscription failed")
+                    }
+                }
+                shared.subscribed.send_replace(false);
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
+        })
+    }
+}
+
+impl Shared {
+    async fn publish(&self, message: &str) -> redis::RedisResult<()> {
+        let connection = self
+            .publisher
+            .get_or_try_init(|| ConnectionManager::new(self.client.clone()))
+            .await?;
+        let mut connection = connection.clone();
+        let mut command = redis::cmd("PUBLISH");
+        command.arg(&self.channel).arg(message);
+        let publish = command.query_async::<i64>(&mut connection);
+        match tokio::time::timeout(Duration::from_secs(1), publish).await {
+            Ok(result) => result.map(|_| ()),
+            Err(_) => Err(std::io::Error::from(std::io::ErrorKind::TimedOut).into()),
+        }
+    }
+
+    /// One subscription, until its connection ends.
+    async fn follow_once(
+        &self,
+        local: &broadcast::Sender<Arc<FeedItem>>,
+    ) -> redis::RedisResult<()> {
+        let mut pubsub = self.client.get_async_pubsub().await?;
+        pubsub.subscribe(&self.channel).await?;
+        self.subscribed.send_replace(true);
+        let mut messages = pubsub.into_on_message();
+        while let Some(message) = messages.next().await {
+            let Ok(payload) = message.get_payload::<String>() else {
+                continue;
+            };
+            if let Some(item) = FeedItem::from_message(&payload) {
+                let _ = local.send(Arc::new(item));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,328 @@
+//! SQL for notifications and their outbox. Every recipient query filters by recipient: one
+//! account never sees another's notifications.
+
+use infra::Database;
+use infra::database::{Dialect, now_ms};
+use kernel::{AppError, AppResult, PageRequest};
+use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
+
+use crate::model::{Channel, Notification, timestamp};
+
+fn internal(err: sqlx::Error) -> AppError {
+    AppError::internal(err)
+}
+
+/// A mail the outbox owes, as a worker claimed it.
+#[derive(Debug, Clone)]
+pub struct ClaimedDelivery {
+    pub id: String,
+    pub recipient_id: String,
+    /// Including the attempt this claim starts.
+    pub attempts: u32,
+    /// `None` when the recipient deleted the notification before it was mailed.
+    pub content: Option<(String, String)>,
+}
+
+/// How a delivery ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryEnd {
+    Sent,
+    /// Not sent, on purpose (no such account, no confirmed address, deleted).
+    Skipped,
+    /// Failed `max_attempts` times: kept for an operator, never tried again.
+    Dead,
+}
+
+impl DeliveryEnd {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Sent => "sent",
+            Self::Skipped => "skipped",
+            Self::Dead => "dead",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NotificationRepository {
+    database: Database,
+}
+
+impl NotificationRepository {
+    pub fn new(database: Database) -> Self {
+        Self { database }
+    }
+
+    /// Stores a notification and, when it goes by mail, its delivery job: one transaction, so
+    /// there is never a mail without its notification nor a notification whose mail is lost.
+    pub async fn insert(&self, notification: &Notification, recipient_id: &str) -> AppResult<()> {
+        let has = |channel| notification.channels.contains(&channel);
+        let created_ms = (notification.created_at.unix_timestamp_nanos() / 1_000_000) as i64;
+        let mut tx = self.database.pool().begin().await.map_err(internal)?;
+        sqlx::query(
+            "INSERT INTO notifications (id, recipient_id, sender_id, title, body, in_app, by_email, created_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&notification.id)
+        .bind(recipient_id)
+        .bind(&notification.sender_id)
+        .bind(&notification.title)
+        .bind(&notification.body)
+        .bind(i64::from(has(Channel::InApp)))
+        .bind(i64::from(has(Channel::Email)))
+        .bind(created_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        if has(Channel::Email) {
+            sqlx::query(
+                "INSERT INTO notification_deliveries (id, notification_id, recipient_id, state, attempts, due_at_ms, created_at_ms)
+                 VALUES ($1, $2, $3, 'pending', 0, $4, $4)",
+            )
+            .bind(uuid::Uuid::now_v7().to_string())
+            .bind(&notification.id)
+            .bind(recipient_id)
+            .bind(created_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(internal)?;
+        }
+        tx.commit().await.map_err(internal)
+    }
+
+    /// One page of the recipient's in-app notifications, newest first; only the unread ones
+    /// when `unread_only`. With the count of all that match.
+    pub async fn list(
+        &self,
+        recipient: &str,
+        unread_only: bool,
+        page: PageRequest,
+    ) -> AppResult<(Vec<Notification>, u64)> {
+        let rows = sqlx::query(
+            "SELECT id, sender_id, title, body, in_app, by_email, created_at_ms, read_at_ms
+             FROM notifications
+             WHERE recipient_id = $1 AND in_app = 1 AND ($2 = 0 OR read_at_ms IS NULL)
+             ORDER BY created_at_ms DESC, id DESC LIMIT $3 OFFSET $4",
+        )
+        .bind(recipient)
+        .bind(i64::from(unread_only))
+        .bind(page.limit())
+        .bind(page.offset())
+        .fetch_all(self.database.pool())
+        .await
+        .map_err(internal)?;
+        let total = self.count(recipient, unread_only).await?;
+        let items = rows
+            .iter()
+            .map(notification_from_row)
+            .collect::<AppResult<_>>()?;
+        Ok((items, total))
+    }
+
+    /// How many in-app notifications the recipient has (only unread ones when `unread_only`).
+    pub async fn count(&self, recipient: &str, unread_only: bool) -> AppResult<u64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM notifications
+             WHERE recipient_id = $1 AND in_app = 1 AND ($2 = 0 OR read_at_ms IS NULL)",
+        )
+        .bind(recipient)
+        .bind(i64::from(unread_only))
+        .fetch_one(self.database.pool())
+        .await
+        .map_err(internal)?;
+        let count: i64 = row.try_get("n").map_err(internal)?;
+        Ok(count.max(0) as u64)
+    }
+
+    pub async fn find(&self, recipient: &str, id: &str) -> AppResult<Option<Notification>> {
+        let row = sqlx::query(
+            "SELECT id, sender_id, title, body, in_app, by_email, created_at_ms, read_at_ms
+             FROM notifications WHERE recipient_id = $1 AND id = $2 AND in_app = 1",
+        )
+        .bind(recipient)
+        .bind(id)
+        .fetch_optional(self.database.pool())
+        .await
+        .map_err(internal)?;
+        row.as_ref().map(notification_from_row).transpose()
+    }
+
+    /// Marks one notification read (a read one keeps its first read time); whether the
+    /// recipient has it.
+    pub async fn mark_read(&self, recipient: &str, id: &str) -> AppResult<bool> {
+        let done = sqlx::query(
+            "UPDATE notifications SET read_at_ms = COALESCE(read_at_ms, $1)
+             WHERE recipient_id = $2 AND id = $3 AND in_app = 1",
+        )
+        .bind(now_ms())
+        .bind(recipient)
+        .bind(id)
+        .execute(self.database.pool())
+        .await
+        .map_err(internal)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Marks every unread notification of the recipient read; how many.
+    pub async fn mark_all_read(&self, recipient: &str) -> AppResult<u64> {
+        let done = sqlx::query(
+            "UPDATE notifications SET read_at_ms = $1
+             WHERE recipient_id = $2 AND in_app = 1 AND read_at_ms IS NULL",
+        )
+        .bind(now_ms())
+        .bind(recipient)
+        .execute(self.database.pool())
+        .await
+        .map_err(internal)?;
+        Ok(done.rows_affected())
+    }
+
+    /// Deletes one of the recipient's notifications; whether there was one. A mail not sent
+    /// yet is then skipped.
+    pub async fn delete(&self, recipient: &str, id: &str) -> AppResult<bool> {
+        let done = sqlx::query(
+            "DELETE FROM notifications WHERE recipient_id = $1 AND id = $2 AND in_app = 1",
+        )
+        .bind(recipient)
+        .bind(id)
+        .execute(self.database.pool())
+        .await
+        .map_err(internal)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Claims up to `batch` due mails for `worker` until `lease_until_ms`, counting the attempt.
+    ///
+    /// One statement. On PostgreSQL the candidates are locked with `FOR UPDATE SKIP LOCKED`, so
+    /// concurrent workers take different rows instead of queueing; the outer conditions are
+    /// re-checked on the row as it is when locked, so a row another worker took meanwhile is
+    /// left alone. SQLite runs one writer at a time, so the same statement is a single-claimer
+    /// lease there.
+    pub async fn claim_due(
+        &self,
+        worker: &str,
+        lease_until_ms: i64,
+        batch: u32,
+    ) -> AppResult<Vec<ClaimedDelivery>> {
+        let lock = match self.database.dialect() {
+            Dialect::Postgres => "FOR UPDATE SKIP LOCKED",
+            Dialect::Sqlite => "",
+        };
+        let statement = format!(
+            "UPDATE notification_deliveries
+             SET claimed_by = $1, claimed_until_ms = $2, attempts = attempts + 1
+             WHERE id IN (
+                 SELECT id FROM notification_deliveries
+                 WHERE state = 'pending' AND due_at_ms <= $3
+                   AND (claimed_until_ms IS NULL OR claimed_until_ms < $3)
+                 ORDER BY due_at_ms LIMIT $4 {lock})
+               AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms < $3)
+             RETURNING id, notification_id, recipient_id, attempts"
+        );
+        let now = now_ms();
+        let rows = sqlx::query(AssertSqlSafe(statement))
+            .bind(worker)
+            .bind(lease_until_ms)
+            .bind(now)
+            .bind(i64::from(batch))
+            .fetch_all(self.database.pool())
+            .await
+            .map_err(internal)?;
+        let mut claimed = Vec::with_capacity(rows.len());
+        for row in rows {
+            let notification_id: String = row.try_get("notification_id").map_err(internal)?;
+            let content = sqlx::query("SELECT title, body FROM notifications WHERE id = $1")
+                .bind(&notification_id)
+                .fetch_optional(self.database.pool())
+                .await
+                .map_err(internal)?
+                .map(|row| -> AppResult<(String, String)> {
+                    Ok((
+                        row.try_get("title").map_err(internal)?,
+                        row.try_get("body").map_err(internal)?,
+                    ))
+                })
+                .transpose()?;
+            let attempts: i64 = row.try_get("attempts").map_err(internal)?;
+            claimed.push(ClaimedDelivery {
+                id: row.try_get("id").map_err(internal)?,
+                recipient_id: row.try_get("recipient_id").map_err(internal)?,
+                attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+                content,
+            });
+        }
+        Ok(claimed)
+    }
+
+    /// Ends a delivery `worker` holds. A worker whose lease ran out (another one took the mail
+    /// over) changes nothing.
+    pub async fn finish(
+        &self,
+        id: &str,
+        worker: &str,
+        end: DeliveryEnd,
+        error: Option<&str>,
+    ) -> AppResult<()> {
+        sqlx::query(
+            "UPDATE notification_deliveries
+             SET state = $1, finished_at_ms = $2, last_error = $3, claimed_by = NULL, claimed_until_ms = NULL
+             WHERE id = $4 AND claimed_by = $5 AND state = 'pending'",
+        )
+        .bind(end.as_str())
+        .bind(now_ms())
+        .bind(error)
+        .bind(id)
+        .bind(worker)
+        .execute(self.database.pool())
+        .await
+        .map_err(internal)?;
+        Ok(())
+    }
+
+    /// Puts a delivery `worker` holds back in the queue, due at `due_at_ms`.
+    pub async fn retry_at(
+        &self,
+        id: &str,
+        worker: &str,
+        due_at_ms: i64,
+        error: &str,
+    ) -> AppResult<()> {
+        sqlx::query(
+            "UPDATE notification_deliveries
+             SET due_at_ms = $1, last_error = $2, claimed_by = NULL, claimed_until_ms = NULL
+             WHERE id = $3 AND claimed_by = $4 AND state = 'pending'",
+        )
+        .bind(due_at_ms)
+        .bind(error)
+        .bind(id)
+        .bind(worker)
+        .execute(self.database.pool())
+        .await
+        .map_err(internal)?;
+        Ok(())
+    }
+}
+
+fn notification_from_row(row: &AnyRow) -> AppResult<Notification> {
+    let flag = |column: &str| -> AppResult<bool> {
+        Ok(row.try_get::<i64, _>(column).map_err(internal)? != 0)
+    };
+    let channels = [
+        (flag("in_app")?, Channel::InApp),
+        (flag("by_email")?, Channel::Email),
+    ]
+    .into_iter()
+    .filter_map(|(on, channel)| on.then_some(channel))
+    .collect();
+    let read_at: Option<i64> = row.try_get("read_at_ms").map_err(internal)?;
+    Ok(Notification {
+        id: row.try_get("id").map_err(internal)?,
+        sender_id: row.try_get("sender_id").map_err(internal)?,
+        title: row.try_get("title").map_err(internal)?,
+        body: row.try_get("body").map_err(internal)?,
+        channels,
+        created_at: timestamp(row.try_get("created_at_ms").map_err(internal)?)?,
+        read_at: read_at.map(timestamp).transpose()?,
+    })
+}

@@ -1,0 +1,605 @@
+//! The notifications module, end to end: sending, the recipient's list, the mail outbox and the
+//! live stream.
+
+use std::time::Duration;
+
+use e2e::{RedisChoice, TestApp, TestAppBuilder, assert_problem};
+use futures_util::StreamExt;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use sqlx::Row;
+use testing::database::TestDatabase;
+use testing::smtp::SmtpCatcher;
+
+use crate::identity::{Identity, Tokens};
+
+const ALICE: &str = "alice@example.com";
+
+/// A service with an administrator (the sender) and alice (the recipient, address confirmed).
+struct World {
+    identity: Identity,
+    admin: Tokens,
+    alice: Tokens,
+    alice_id: String,
+}
+
+/// Settings that make the mail worker quick to observe.
+fn quick_outbox(builder: TestAppBuilder) -> TestAppBuilder {
+    builder
+        .setting("notifications.poll_interval", "50ms")
+        .setting("notifications.retry_base", "50ms")
+        .setting("notifications.retry_max", "200ms")
+}
+
+impl World {
+    async fn spawn() -> Self {
+        Self::spawn_with(TestApp::builder()).await
+    }
+
+    async fn spawn_with(builder: TestAppBuilder) -> Self {
+        Self::spawn_mailing_to(builder, None).await
+    }
+
+    /// A world whose mail goes to `smtp_url` (see [`Identity::spawn_mailing_to`]).
+    async fn spawn_mailing_to(builder: TestAppBuilder, smtp_url: Option<&str>) -> Self {
+        let identity = Identity::spawn_mailing_to(quick_outbox(builder), smtp_url).await;
+        let admin = identity.signed_in_admin("admin@example.com").await;
+        let alice = identity.signed_in(ALICE).await;
+        let alice_id = identity.user_id(&alice.access).await;
+        confirm_address(database_of(&identity.app), ALICE).await;
+        Self {
+            identity,
+            admin,
+            alice,
+            alice_id,
+        }
+    }
+
+    fn app(&self) -> &TestApp {
+        &self.identity.app
+    }
+
+    /// `POST /notifications` as `sender`, with a fresh Idempotency-Key.
+    async fn send_as(&self, sender: &str, body: Value) -> reqwest::Response {
+        self.app()
+            .request(Method::POST, "/api/v1/notifications")
+            .bearer_auth(sender)
+            .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+            .json(&body)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// The administrator notifies alice over `channels`; the created notification.
+    async fn notify_alice(&self, channels: &[&str]) -> Value {
+        let response = self
+            .send_as(&self.admin.access, self.to_alice(channels))
+            .await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        response.json().await.unwrap()
+    }
+
+    fn to_alice(&self, channels: &[&str]) -> Value {
+        json!({
+            "recipientId": self.alice_id,
+            "title": "Your export is ready",
+            "body": "Download it from the exports page.",
+            "channels": channels,
+        })
+    }
+
+    async fn call_as(&self, token: &str, method: Method, path: &str) -> reqwest::Response {
+        self.app()
+            .request(method, &format!("/api/v1/notifications{path}"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    async fn json_as(&self, token: &str, path: &str) -> Value {
+        let response = self.call_as(token, Method::GET, path).await;
+        assert_eq!(response.status(), StatusCode::OK, "GET {path}");
+        response.json().await.unwrap()
+    }
+}
+
+/// The database `app` runs on (which a test may have pointed at one it shares).
+fn database_of(app: &TestApp) -> &str {
+    app.settings.database.url.expose()
+}
+
+/// Marks `email`'s address confirmed, as following its confirmation link would.
+async fn confirm_address(database: &str, email: &str) {
+    let pool = sqlx::AnyPool::connect(database).await.unwrap();
+    sqlx::query("UPDATE identity_users SET email_confirmed_at_ms = 1 WHERE email = $1")
+        .bind(email)
+        .execute(&pool)
+        .await
+        .unwrap();
+}
+
+/// The outbox rows: (state, attempts), oldest first.
+async fn deliveries(database: &str) -> Vec<(String, i64)> {
+    let pool = sqlx::AnyPool::connect(database).await.unwrap();
+    sqlx::query("SELECT state, attempts FROM notification_deliveries ORDER BY created_at_ms, id")
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| (row.get("state"), row.get("attempts")))
+        .collect()
+}
+
+/// Waits up to 10 s for the outbox to satisfy `done`.
+async fn until_deliveries(database: &str, done: impl Fn(&[(String, i64)]) -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let rows = deliveries(database).await;
+        if done(&rows) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the outbox never got there: {rows:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Waits up to 10 s for `count` mails to `to`.
+async fn until_mails(
+    mail: &SmtpCatcher,
+    to: &str,
+    count: usize,
+) -> Vec<testing::smtp::CapturedMail> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let mails = mail.messages_to(to);
+        if mails.len() >= count {
+            return mails;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{} of {count} mails to {to} arrived",
+            mails.len()
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// A local address where nothing listens.
+async fn unused_address() -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    listener.local_addr().unwrap()
+}
+
+#[tokio::test]
+async fn an_administrator_notifies_an_account_which_finds_it_unread() {
+    let world = World::spawn().await;
+
+    let response = world
+        .send_as(&world.admin.access, world.to_alice(&["inApp"]))
+        .await;
+
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let location = response.headers()["location"].to_str().unwrap().to_owned();
+    let sent: Value = response.json().await.unwrap();
+    assert_eq!(
+        location,
+        format!("/api/v1/notifications/{}", sent["id"].as_str().unwrap())
+    );
+    let page = world.json_as(&world.alice.access, "?unread=true").await;
+    assert_eq!(page["total"], 1);
+    assert_eq!(page["items"][0]["title"], "Your export is ready");
+    assert!(page["items"][0].get("readAt").is_none());
+    let count = world.json_as(&world.alice.access, "/unread-count").await;
+    assert_eq!(count["count"], 1);
+}
+
+#[tokio::test]
+async fn reading_one_and_then_all_empties_the_unread_count() {
+    let world = World::spawn().await;
+    let first = world.notify_alice(&["inApp"]).await;
+    world.notify_alice(&["inApp"]).await;
+    let path = format!("/{}/read", first["id"].as_str().unwrap());
+
+    let read_one = world
+        .call_as(&world.alice.access, Method::POST, &path)
+        .await;
+    let after_one = world.json_as(&world.alice.access, "/unread-count").await;
+    let read_all = world
+        .call_as(&world.alice.access, Method::POST, "/read-all")
+        .await;
+
+    assert_eq!(read_one.status(), StatusCode::NO_CONTENT);
+    assert_eq!(after_one["count"], 1);
+    assert_eq!(read_all.json::<Value>().await.unwrap()["marked"], 1);
+    assert_eq!(
+        world.json_as(&world.alice.access, "/unread-count").await["count"],
+        0
+    );
+    assert_eq!(
+        world.json_as(&world.alice.access, "?unread=true").await["total"],
+        0
+    );
+}
+
+#[tokio::test]
+async fn an_account_without_the_sender_role_cannot_send() {
+    let world = World::spawn().await;
+
+    let response = world
+        .send_as(&world.alice.access, world.to_alice(&["inApp"]))
+        .await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+    assert_eq!(world.json_as(&world.alice.access, "").await["total"], 0);
+}
+
+#[tokio::test]
+async fn sending_requires_an_idempotency_key_and_a_retry_with_it_notifies_once() {
+    let world = World::spawn().await;
+    let send = |key: Option<&str>| {
+        let mut request = world
+            .app()
+            .request(Method::POST, "/api/v1/notifications")
+            .bearer_auth(&world.admin.access)
+            .json(&world.to_alice(&["inApp", "email"]));
+        if let Some(key) = key {
+            request = request.header("Idempotency-Key", key);
+        }
+        request.send()
+    };
+
+    let without_key = send(None).await.unwrap();
+    let first = send(Some("export-ready-1")).await.unwrap();
+    let retry = send(Some("export-ready-1")).await.unwrap();
+
+    assert_problem(without_key, StatusCode::BAD_REQUEST).await;
+    assert_eq!(first.status(), StatusCode::CREATED);
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(e2e::is_replay(&retry));
+    assert_eq!(world.json_as(&world.alice.access, "").await["total"], 1);
+    until_mails(&world.identity.mail, ALICE, 1).await;
+    assert_eq!(deliveries(database_of(world.app())).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_notification_to_no_account_or_to_no_channel_is_a_400_and_stores_nothing() {
+    let world = World::spawn().await;
+    let mut nobody = world.to_alice(&["inApp"]);
+    nobody["recipientId"] = json!("no-such-account");
+
+    let to_nobody = world.send_as(&world.admin.access, nobody).await;
+    let nowhere = world
+        .send_as(&world.admin.access, world.to_alice(&[]))
+        .await;
+
+    assert_problem(to_nobody, StatusCode::BAD_REQUEST).await;
+    assert_problem(nowhere, StatusCode::BAD_REQUEST).await;
+    assert_eq!(world.json_as(&world.alice.access, "").await["total"], 0);
+}
+
+#[tokio::test]
+async fn another_account_can_neither_see_read_nor_delete_it() {
+    let world = World::spawn().await;
+    let sent = world.notify_alice(&["inApp"]).await;
+    let bob = world.identity.signed_in("bob@example.com").await;
+    let path = format!("/{}", sent["id"].as_str().unwrap());
+
+    let get = world.call_as(&bob.access, Method::GET, &path).await;
+    let read = world
+        .call_as(&bob.access, Method::POST, &format!("{path}/read"))
+        .await;
+    let delete = world.call_as(&bob.access, Method::DELETE, &path).await;
+
+    assert_problem(get, StatusCode::NOT_FOUND).await;
+    assert_problem(read, StatusCode::NOT_FOUND).await;
+    assert_problem(delete, StatusCode::NOT_FOUND).await;
+    assert_eq!(world.json_as(&bob.access, "").await["total"], 0);
+    assert_eq!(
+        world.json_as(&world.alice.access, "/unread-count").await["count"],
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_deleted_notification_is_gone() {
+    let world = World::spawn().await;
+    let sent = world.notify_alice(&["inApp"]).await;
+    let path = format!("/{}", sent["id"].as_str().unwrap());
+
+    let deleted = world
+        .call_as(&world.alice.access, Method::DELETE, &path)
+        .await;
+
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    assert_problem(
+        world.call_as(&world.alice.access, Method::GET, &path).await,
+        StatusCode::NOT_FOUND,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_email_notification_is_mailed_with_a_message_id_of_its_delivery() {
+    let world = World::spawn().await;
+
+    world.notify_alice(&["email"]).await;
+
+    let mails = until_mails(&world.identity.mail, ALICE, 2).await;
+    let mail = mails
+        .iter()
+        .find(|mail| mail.subject().as_deref() == Some("Your export is ready"))
+        .expect("the notification mail");
+    let message_id = mail.header("Message-ID").unwrap_or_default();
+    assert!(
+        message_id.starts_with("<notification-")
+            && message_id.ends_with("@notifications.localhost>"),
+        "{message_id}"
+    );
+    until_deliveries(database_of(world.app()), |rows| {
+        rows == [("sent".into(), 1)]
+    })
+    .await;
+    assert_eq!(
+        world.json_as(&world.alice.access, "").await["total"],
+        0,
+        "email only"
+    );
+}
+
+#[tokio::test]
+async fn nothing_is_mailed_to_an_address_nobody_confirmed() {
+    let world = World::spawn().await;
+    let bob = world.identity.signed_in("bob@example.com").await;
+    let bob_id = world.identity.user_id(&bob.access).await;
+    let mut to_bob = world.to_alice(&["email"]);
+    to_bob["recipientId"] = json!(bob_id);
+
+    let response = world.send_as(&world.admin.access, to_bob).await;
+
+    assert_eq!(response.status(), StatusCode::CREATED);
+    until_deliveries(database_of(world.app()), |rows| {
+        rows == [("skipped".into(), 1)]
+    })
+    .await;
+    let mails_to_bob = world.identity.mail.messages_to("bob@example.com");
+    assert!(
+        mails_to_bob
+            .iter()
+            .all(|mail| mail.subject().as_deref() != Some("Your export is ready")),
+        "only the confirmation link may reach bob"
+    );
+}
+
+#[tokio::test]
+async fn a_mail_waits_out_a_mail_server_outage_and_is_sent_when_it_is_back() {
+    let smtp = unused_address().await;
+    let world = World::spawn_mailing_to(TestApp::builder(), Some(&format!("smtp://{smtp}"))).await;
+
+    world.notify_alice(&["email"]).await;
+    until_deliveries(database_of(world.app()), |rows| {
+        rows.len() == 1 && rows[0].0 == "pending" && rows[0].1 >= 2
+    })
+    .await;
+
+    let back = SmtpCatcher::start_at(smtp)
+        .await
+        .expect("the mail server comes back");
+
+    let mails = until_mails(&back, ALICE, 1).await;
+    assert!(
+        mails
+            .iter()
+            .any(|mail| mail.subject().as_deref() == Some("Your export is ready"))
+    );
+    until_deliveries(database_of(world.app()), |rows| rows[0].0 == "sent").await;
+}
+
+#[tokio::test]
+async fn a_mail_that_keeps_failing_is_dead_lettered_after_its_last_attempt() {
+    let smtp = unused_address().await;
+    let world = World::spawn_mailing_to(
+        TestApp::builder().setting("notifications.max_attempts", "3"),
+        Some(&format!("smtp://{smtp}")),
+    )
+    .await;
+
+    world.notify_alice(&["email"]).await;
+
+    until_deliveries(database_of(world.app()), |rows| {
+        rows == [("dead".into(), 3)]
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        deliveries(database_of(world.app())).await,
+        [("dead".into(), 3)],
+        "a dead letter is never tried again"
+    );
+}
+
+/// A second instance on `world`'s database, sending its mail to `smtp_url`.
+async fn second_instance(world: &World, smtp_url: &str, builder: TestAppBuilder) -> TestApp {
+    quick_outbox(builder)
+        .setting("database.url", database_of(world.app()))
+        .setting("mail.smtp_url", smtp_url)
+        .spawn()
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_share_the_outbox_and_send_each_mail_once() {
+    let world = World::spawn().await;
+    let _other = second_instance(&world, &world.identity.mail.url(), TestApp::builder()).await;
+
+    for _ in 0..20 {
+        world.notify_alice(&["email"]).await;
+    }
+
+    until_deliveries(database_of(world.app()), |rows| {
+        rows.len() == 20 && rows.iter().all(|(state, _)| state == "sent")
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let ids: Vec<String> = world
+        .identity
+        .mail
+        .messages_to(ALICE)
+        .iter()
+        .filter(|mail| mail.subject().as_deref() == Some("Your export is ready"))
+        .filter_map(|mail| mail.header("Message-ID"))
+        .collect();
+    let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!((ids.len(), distinct.len()), (20, 20), "{ids:?}");
+    assert!(
+        deliveries(database_of(world.app()))
+            .await
+            .iter()
+            .all(|(_, attempts)| *attempts == 1),
+        "no mail was claimed twice"
+    );
+}
+
+/// An SMTP server that accepts connections and never answers: a send to it hangs.
+async fn silent_mail_server() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let server = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    (address, server)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_whose_worker_died_mid_send_is_taken_over_once_its_lease_ends() {
+    let database = TestDatabase::create().await;
+    let (silent, _server) = silent_mail_server().await;
+    let world = World::spawn_mailing_to(
+        TestApp::builder()
+            .setting("database.url", database.url())
+            .setting("notifications.claim_lease", "1s"),
+        Some(&format!("smtp://{silent}")),
+    )
+    .await;
+    world.notify_alice(&["email"]).await;
+    until_deliveries(database.url(), |rows| rows == [("pending".into(), 1)]).await;
+    let Identity { app: dying, mail } = world.identity;
+    let survivor = quick_outbox(TestApp::builder())
+        .setting("database.url", database.url())
+        .setting("mail.smtp_url", &mail.url())
+        .spawn()
+        .await;
+
+    // The instance whose worker holds the mail stops mid-send, its worker with it.
+    dying.stop().await.expect("the first instance stops");
+
+    let mails = until_mails(&mail, ALICE, 1).await;
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].subject().as_deref(), Some("Your export is ready"));
+    until_deliveries(database.url(), |rows| rows == [("sent".into(), 2)]).await;
+    drop(survivor);
+}
+
+/// Opens `token`'s notification stream on `app`.
+async fn open_stream(app: &TestApp, token: &str) -> reqwest::Response {
+    let response = app
+        .request(Method::GET, "/api/v1/notifications/stream")
+        .bearer_auth(token)
+        .header("Accept", "text/event-stream")
+        .send()
+        .await
+        .expect("the stream opens");
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    response
+}
+
+/// The data of the stream's next event, as JSON (10 s at the most).
+async fn next_event(
+    stream: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
+    buffer: &mut String,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(end) = buffer.find("\n\n") {
+            let event: String = buffer.drain(..end + 2).collect();
+            if let Some(data) = event.lines().find_map(|line| line.strip_prefix("data:")) {
+                return serde_json::from_str(data.trim()).expect("event data is JSON");
+            }
+            continue; // a keep-alive comment
+        }
+        let chunk = tokio::time::timeout_at(deadline, stream.next())
+            .await
+            .expect("an event arrives within 10 s")
+            .expect("the stream stays open")
+            .expect("the stream reads");
+        buffer.push_str(&String::from_utf8_lossy(&chunk));
+    }
+}
+
+#[tokio::test]
+async fn a_notification_reaches_its_recipients_open_stream() {
+    let world = World::spawn().await;
+    let mut stream = open_stream(world.app(), &world.alice.access)
+        .await
+        .bytes_stream();
+
+    let sent = world.notify_alice(&["inApp"]).await;
+
+    let event = next_event(&mut stream, &mut String::new()).await;
+    assert_eq!(event["id"], sent["id"]);
+    assert_eq!(event["title"], "Your export is ready");
+}
+
+#[tokio::test]
+async fn another_accounts_stream_gets_nothing_of_it() {
+    let world = World::spawn().await;
+    let bob = world.identity.signed_in("bob@example.com").await;
+    let mut bobs = open_stream(world.app(), &bob.access).await.bytes_stream();
+    let mut alices = open_stream(world.app(), &world.alice.access)
+        .await
+        .bytes_stream();
+
+    world.notify_alice(&["inApp"]).await;
+    next_event(&mut alices, &mut String::new()).await;
+
+    let bob_got = tokio::time::timeout(Duration::from_millis(300), bobs.next()).await;
+    assert!(bob_got.is_err(), "bob's stream stays silent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notification_sent_through_one_instance_reaches_a_stream_open_on_another() {
+    let prefix = format!("test:{}:", testing::unique_suffix());
+    let world = World::spawn_with(
+        TestApp::builder()
+            .redis(RedisChoice::Shared)
+            .setting("redis.key_prefix", &prefix),
+    )
+    .await;
+    let other = quick_outbox(TestApp::builder())
+        .redis(RedisChoice::Shared)
+        .setting("redis.key_prefix", &prefix)
+        .setting("database.url", database_of(world.app()))
+        .spawn()
+        .await;
+    let mut stream = open_stream(&other, &world.alice.access)
+        .await
+        .bytes_stream();
+
+    let sent = world.notify_alice(&["inApp"]).await;
+
+    let event = next_event(&mut stream, &mut String::new()).await;
+    assert_eq!(event["id"], sent["id"]);
+}
