@@ -47,7 +47,62 @@ pub fn finish(mut api: Value, health: Value) -> Value {
         api_tags.extend(tags);
     }
     spell_response_headers(&mut api);
+    link_created_resources(&mut api);
     api
+}
+
+/// OpenAPI links from each create (a POST to `P` answering 201 with the new entity) to the
+/// operations on what it created (`P/{id}` and below): the id comes from the answer's body and
+/// `If-Match` from its `ETag`. Clients and tools (Swagger UI, stateful fuzzers) follow them.
+fn link_created_resources(document: &mut Value) {
+    let Some(paths) = document.get("paths").and_then(Value::as_object).cloned() else {
+        return;
+    };
+    for (path, item) in &paths {
+        let Some(created) = item.pointer("/post/responses/201") else {
+            continue;
+        };
+        let gives_etag = created.pointer("/headers/ETag").is_some();
+        let entity = format!("{path}/{{id}}");
+        let mut links = serde_json::Map::new();
+        for (target_path, target) in &paths {
+            if !(target_path == &entity || target_path.starts_with(&format!("{entity}/"))) {
+                continue;
+            }
+            for operation in target
+                .as_object()
+                .into_iter()
+                .flat_map(|item| item.values())
+            {
+                let Some(id) = operation["operationId"].as_str() else {
+                    continue;
+                };
+                let wants_if_match = operation["parameters"]
+                    .as_array()
+                    .is_some_and(|parameters| {
+                        parameters.iter().any(|parameter| {
+                            parameter["in"] == "header" && parameter["name"] == "If-Match"
+                        })
+                    });
+                let mut parameters = json!({ "id": "$response.body#/id" });
+                if wants_if_match && gives_etag {
+                    parameters["header.If-Match"] = json!("$response.header.ETag");
+                }
+                links.insert(
+                    id.to_owned(),
+                    json!({ "operationId": id, "parameters": parameters }),
+                );
+            }
+        }
+        if !links.is_empty()
+            && let Some(response) = document.pointer_mut(&format!(
+                "/paths/{}/post/responses/201",
+                path.replace('~', "~0").replace('/', "~1")
+            ))
+        {
+            response["links"] = Value::Object(links);
+        }
+    }
 }
 
 /// poem-openapi documents response headers in capitals (`ETAG`); clients and generators read the

@@ -53,6 +53,22 @@ async fn response_headers_are_spelled_as_registered() {
 }
 
 #[tokio::test]
+async fn a_create_links_to_the_operations_on_what_it_created() {
+    let app = TestApp::spawn().await;
+
+    let document: Value = app.get("/openapi.json").await.json().await.unwrap();
+
+    let links = &document["paths"]["/api/v1/things"]["post"]["responses"]["201"]["links"];
+    assert_eq!(links["getThing"]["parameters"]["id"], "$response.body#/id");
+    assert_eq!(
+        links["updateThing"]["parameters"]["header.If-Match"],
+        "$response.header.ETag"
+    );
+    let notification = &document["paths"]["/api/v1/notifications"]["post"]["responses"]["201"];
+    assert!(notification["links"]["markNotificationRead"].is_object());
+}
+
+#[tokio::test]
 async fn conditional_headers_are_documented_parameters() {
     let app = TestApp::spawn().await;
 

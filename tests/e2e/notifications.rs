@@ -267,7 +267,7 @@ async fn sending_requires_an_idempotency_key_and_a_retry_with_it_notifies_once()
 }
 
 #[tokio::test]
-async fn a_notification_to_no_account_or_to_no_channel_is_a_400_and_stores_nothing() {
+async fn a_notification_to_no_account_is_a_422_naming_the_field_and_one_to_no_channel_a_400() {
     let world = World::spawn().await;
     let mut nobody = world.to_alice(&["inApp"]);
     nobody["recipientId"] = json!("no-such-account");
@@ -277,7 +277,8 @@ async fn a_notification_to_no_account_or_to_no_channel_is_a_400_and_stores_nothi
         .send_as(&world.admin.access, world.to_alice(&[]))
         .await;
 
-    assert_problem(to_nobody, StatusCode::BAD_REQUEST).await;
+    let problem = assert_problem(to_nobody, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(problem["field"], "recipientId");
     assert_problem(nowhere, StatusCode::BAD_REQUEST).await;
     assert_eq!(world.json_as(&world.alice.access, "").await["total"], 0);
 }

@@ -130,7 +130,10 @@ impl NotificationsApi {
         may_send(&auth.0)?;
         let recipient_id = body.recipient_id.as_str();
         if self.directory.contact(recipient_id).await?.is_none() {
-            return Err(AppError::Invalid("`recipientId` names no account.".into()));
+            return Err(AppError::UnknownReference {
+                field: "recipientId",
+                detail: "`recipientId` names no account.".into(),
+            });
         }
         let mut channels = body.channels.clone();
         channels.dedup();

@@ -61,6 +61,10 @@ pub fn document_intents(
 /// (spaces allowed, `\"` and `\\` escaped).
 const KEY_PATTERN: &str = r#"^([!#-~][!-~]*|"([ !#-\[\]-~]|\\["\\])*")?$"#;
 
+/// [`KEY_PATTERN`] without the blank key, for operations that require one (a blank value counts
+/// as none).
+const REQUIRED_KEY_PATTERN: &str = r#"^([!#-~][!-~]*|"([ !#-\[\]-~]|\\["\\])+")$"#;
+
 fn document_idempotent(
     operation: &mut Map<String, Value>,
     intent: Intent,
@@ -123,7 +127,11 @@ fn document_idempotent(
             "in": "header",
             "required": key_required,
             "description": description,
-            "schema": { "type": "string", "maxLength": 255, "pattern": KEY_PATTERN },
+            "schema": {
+                "type": "string",
+                "maxLength": 255,
+                "pattern": if key_required { REQUIRED_KEY_PATTERN } else { KEY_PATTERN },
+            },
             "example": "8e03978e-40d5-43e8-bc93-6894a57f9324"
         }));
     }
@@ -206,6 +214,12 @@ mod tests {
             assert!(
                 crate::key::ClientKey::parse(value).is_ok(),
                 "{value} matches {KEY_PATTERN} and must parse"
+            );
+        }
+        for value in ["abc-123", r#"" ""#] {
+            assert!(
+                matches!(crate::key::ClientKey::parse(value), Ok(Some(_))),
+                "{value} matches {REQUIRED_KEY_PATTERN} and must be a key"
             );
         }
     }

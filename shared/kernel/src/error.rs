@@ -39,6 +39,10 @@ pub enum AppError {
     /// constraint said so): a 409 that names the field.
     #[error("{detail}")]
     Duplicate { field: &'static str, detail: String },
+    /// The request is well-formed but `field` refers to something that does not exist (e.g. an
+    /// account id): a 422 that names the field.
+    #[error("{detail}")]
+    UnknownReference { field: &'static str, detail: String },
     /// A condition of the request (`If-Match`, `If-None-Match`) does not hold for the current
     /// state of the resource (RFC 9110 §13.1).
     #[error("{0}")]
@@ -72,6 +76,7 @@ impl AppError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) | Self::Duplicate { .. } => StatusCode::CONFLICT,
+            Self::UnknownReference { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             Self::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -93,7 +98,9 @@ impl AppError {
             Self::Busy { retry_after_secs } => problem.with_detail(format!(
                 "The service is busy; retry after {retry_after_secs} seconds."
             )),
-            Self::Duplicate { field, detail } => problem.with_detail(detail).with_field(*field),
+            Self::Duplicate { field, detail } | Self::UnknownReference { field, detail } => {
+                problem.with_detail(detail).with_field(*field)
+            }
             other => problem.with_detail(other.to_string()),
         }
     }
