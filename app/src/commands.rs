@@ -13,6 +13,11 @@ use infra::{Database, Module as _};
 /// Grants the administrator role to the account registered with `email`: how the first
 /// administrator is made, without editing the database by hand.
 pub async fn grant_admin(settings: &Settings, email: &str) -> anyhow::Result<String> {
+    grant_role(settings, email, "admin").await
+}
+
+/// Grants `role` (e.g. `notifications:send`) to the account registered with `email`.
+pub async fn grant_role(settings: &Settings, email: &str, role: &str) -> anyhow::Result<String> {
     let database = Database::connect(&settings.database)
         .await
         .context("database.url")?;
@@ -37,11 +42,9 @@ pub async fn grant_admin(settings: &Settings, email: &str) -> anyhow::Result<Str
     let identity_settings = context.module_settings::<identity::IdentityModule>()?;
     let service = identity::IdentityModule::service(&context, identity_settings)?;
     let user = service
-        .grant_admin(email)
+        .grant_role(email, role)
         .await
         .map_err(|err| anyhow::anyhow!("{err}"))
-        .with_context(|| {
-            format!("cannot grant the admin role to {email}: register the account first")
-        })?;
+        .with_context(|| format!("cannot grant the role `{role}` to {email}"))?;
     Ok(user.id)
 }

@@ -25,6 +25,13 @@ enum Command {
         /// The account's email address.
         email: String,
     },
+    /// Grant a role (e.g. `notifications:send`) to a registered account.
+    GrantRole {
+        /// The account's email address.
+        email: String,
+        /// The role.
+        role: String,
+    },
     /// Check that idempotency holds through a deployment (its load balancer, its instances);
     /// exits 0 only when every check passes.
     CheckIdempotency {
@@ -72,6 +79,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Openapi => {
             println!("{}", offline_document().await?);
+            Ok(())
+        }
+        Command::GrantRole { email, role } => {
+            let settings = app::config::load()?;
+            let user_id = app::commands::grant_role(&settings, &email, &role).await?;
+            println!(
+                "{email} ({user_id}) now has the role `{role}`; it takes effect at its next login."
+            );
             Ok(())
         }
         Command::GrantAdmin { email } => {

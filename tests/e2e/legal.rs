@@ -7,6 +7,7 @@ use e2e::{TestApp, WithIdempotencyKey, assert_problem, is_replay};
 use kernel::{AccessTokenClaims, TokenVerifier};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use testing::database::TestDatabase;
 
 const ADMIN: &str = "legal-admin";
 const USER_AGENT: &str = "legal-e2e/1.0 (specification)";
@@ -684,6 +685,32 @@ async fn with_enforcement_nothing_is_required_before_a_version_is_published() {
     assert_eq!(response.status(), StatusCode::OK);
 }
 
+#[tokio::test]
+async fn with_enforcement_a_version_published_on_another_instance_is_required_within_the_cache_ttl()
+{
+    let database = TestDatabase::create().await;
+    let instance = || {
+        TestApp::builder()
+            .setting("database.url", database.url())
+            .setting("legal.require_current_acceptance", "true")
+            .setting("legal.cache_ttl", "300ms")
+            .spawn()
+    };
+    let (publisher, other) = (instance().await, instance().await);
+    published(&publisher, "terms").await;
+    accept(&other, "alice", "terms", 1).await;
+    assert_eq!(
+        other.get_as("alice", "/api/v1/things").await.status(),
+        StatusCode::OK
+    );
+
+    published(&publisher, "terms").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+
+    let response = other.get_as("alice", "/api/v1/things").await;
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+}
+
 // Settings
 
 #[tokio::test]
@@ -705,4 +732,15 @@ async fn enforcing_with_no_required_kind_stops_start_up_naming_the_key() {
         .await;
 
     assert!(error.contains("legal.required_kinds"), "{error}");
+}
+
+#[tokio::test]
+async fn an_unknown_legal_setting_stops_start_up_naming_it() {
+    let error = TestApp::builder()
+        .setting("legal.require_acceptance", "true")
+        .start_up_error()
+        .await;
+
+    assert!(error.contains("legal"), "{error}");
+    assert!(error.contains("require_acceptance"), "{error}");
 }

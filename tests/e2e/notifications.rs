@@ -239,6 +239,33 @@ async fn an_account_without_the_sender_role_cannot_send() {
 }
 
 #[tokio::test]
+async fn an_account_granted_the_sender_role_may_send() {
+    let world = World::spawn().await;
+    world.identity.register("sender@example.com").await;
+    app::commands::grant_role(
+        &world.app().settings,
+        "sender@example.com",
+        "notifications:send",
+    )
+    .await
+    .expect("grant-role");
+    let sender = crate::identity::tokens(
+        world
+            .identity
+            .login("sender@example.com", crate::identity::PASSWORD)
+            .await,
+    )
+    .await;
+
+    let response = world
+        .send_as(&sender.access, world.to_alice(&["inApp"]))
+        .await;
+
+    assert_eq!(response.status(), StatusCode::CREATED);
+    assert_eq!(world.json_as(&world.alice.access, "").await["total"], 1);
+}
+
+#[tokio::test]
 async fn sending_requires_an_idempotency_key_and_a_retry_with_it_notifies_once() {
     let world = World::spawn().await;
     let send = |key: Option<&str>| {

@@ -420,14 +420,30 @@ impl IdentityService {
 
     /// Grants the administrator role to an existing account (used by `app grant-admin`).
     pub async fn grant_admin(&self, email: &str) -> AppResult<UserRecord> {
+        self.grant_role(email, ADMIN_ROLE).await
+    }
+
+    /// Grants `role` (lower-case letters, digits, `:`, `_`, `-`; e.g. `notifications:send`) to
+    /// the account registered with `email`; it is in the access tokens of its next login.
+    pub async fn grant_role(&self, email: &str, role: &str) -> AppResult<UserRecord> {
+        let well_formed = !role.is_empty()
+            && role.len() <= 64
+            && role
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b":_-".contains(&b));
+        if !well_formed {
+            return Err(AppError::Invalid(format!(
+                "`{role}` is not a role name: use lower-case letters, digits, `:`, `_` and `-`."
+            )));
+        }
         let email = Email::parse(email)?;
         let mut user = self
             .repository
             .user_by_email(email.as_str())
             .await?
             .ok_or(AppError::NotFound("user"))?;
-        if !user.roles.iter().any(|r| r == ADMIN_ROLE) {
-            user.roles.push(ADMIN_ROLE.to_owned());
+        if !user.roles.iter().any(|r| r == role) {
+            user.roles.push(role.to_owned());
             self.repository.set_roles(&user.id, &user.roles).await?;
         }
         Ok(user)

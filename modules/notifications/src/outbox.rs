@@ -123,7 +123,7 @@ impl DeliveryWorker {
                     .await
             }
             Err(err) => {
-                let due = now_ms() + millis(self.backoff(delivery.attempts));
+                let due = now_ms() + millis(backoff(&self.settings, delivery.attempts));
                 tracing::warn!(error = %err, delivery = %delivery.id, attempts = delivery.attempts, "a notification mail failed; it will be tried again");
                 self.repository
                     .retry_at(&delivery.id, &self.id, due, &err.to_string())
@@ -143,15 +143,16 @@ impl DeliveryWorker {
             .await
     }
 
-    /// The wait after the `attempts`-th failure: `retry_base`, doubled per attempt, at most
-    /// `retry_max`.
-    fn backoff(&self, attempts: u32) -> Duration {
-        let doublings = attempts.saturating_sub(1).min(20);
-        self.settings
-            .retry_base
-            .saturating_mul(1 << doublings)
-            .min(self.settings.retry_max)
-    }
+}
+
+/// The wait after the `attempts`-th failure: `retry_base`, doubled per attempt, at most
+/// `retry_max`.
+fn backoff(settings: &NotificationsSettings, attempts: u32) -> Duration {
+    let doublings = attempts.saturating_sub(1).min(20);
+    settings
+        .retry_base
+        .saturating_mul(1 << doublings)
+        .min(settings.retry_max)
 }
 
 fn millis(duration: Duration) -> i64 {
@@ -168,7 +169,22 @@ fn escape_html(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape_html;
+    use std::time::Duration;
+
+    use super::{backoff, escape_html};
+    use crate::NotificationsSettings;
+
+    #[test]
+    fn the_wait_doubles_from_the_base_up_to_the_maximum() {
+        let settings = NotificationsSettings {
+            retry_base: Duration::from_secs(5),
+            retry_max: Duration::from_secs(60),
+            ..Default::default()
+        };
+        let waits: Vec<u64> = (1..=6).map(|n| backoff(&settings, n).as_secs()).collect();
+        assert_eq!(waits, [5, 10, 20, 40, 60, 60]);
+        assert_eq!(backoff(&settings, u32::MAX).as_secs(), 60);
+    }
 
     #[test]
     fn a_body_cannot_inject_markup_into_the_html_mail() {
