@@ -48,7 +48,36 @@ pub fn finish(mut api: Value, health: Value) -> Value {
     }
     spell_response_headers(&mut api);
     link_created_resources(&mut api);
+    document_no_nul_in_urls(&mut api);
     api
+}
+
+/// Every string path and query parameter refuses NUL characters (`infra::http::refuse_nul_in_url`
+/// answers 400 before any operation runs): their schemas say so, unless an enum or a pattern of
+/// their own already does.
+fn document_no_nul_in_urls(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let parameters = paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+        .filter_map(|operation| operation.get_mut("parameters"))
+        .filter_map(Value::as_array_mut)
+        .flatten();
+    for parameter in parameters {
+        if !(parameter["in"] == "path" || parameter["in"] == "query") {
+            continue;
+        }
+        let schema = &mut parameter["schema"];
+        if schema["type"] == "string"
+            && schema.get("pattern").is_none()
+            && schema.get("enum").is_none()
+        {
+            schema["pattern"] = json!(kernel::strict_string::NO_NUL);
+        }
+    }
 }
 
 /// OpenAPI links from each create (a POST to `P` answering 201 with the new entity) to the

@@ -15,6 +15,7 @@ use idempotency::intent::DeclaredIntents;
 use idempotency::{DurableOutcomes, Idempotency, IdempotencySettings};
 use infra::http::{
     AllowedMethods, AnswerAllow, Authenticate, BodyLimit, ResolveClient, observe, panic_as_problem,
+    refuse_nul_in_url,
 };
 use infra::mail::{MailSettings, mailer_from_settings};
 use infra::module::ModuleContext;
@@ -224,6 +225,7 @@ impl Application {
             .data(Arc::clone(&idempotency))
             .data(document.clone())
             .data(docs::swagger_config())
+            .around(refuse_nul_in_url)
             .around(observe)
             .with(AnswerAllow(allowed_methods))
             .with(ResolveClient(Arc::new(settings.server.client_addresses()?)))

@@ -154,3 +154,16 @@ async fn a_panicking_handler_is_a_500_problem_that_reveals_nothing() {
         "{problem}"
     );
 }
+
+#[tokio::test]
+async fn a_nul_character_in_a_path_or_query_is_a_400_problem_on_every_database() {
+    let app = TestApp::spawn().await;
+
+    let in_path = app.get_as("alice", "/api/v1/things/a%00b").await;
+    let in_query = app
+        .get_as("alice", "/api/v1/things?nameContains=a%00")
+        .await;
+
+    assert_problem(in_path, StatusCode::BAD_REQUEST).await;
+    assert_problem(in_query, StatusCode::BAD_REQUEST).await;
+}

@@ -142,7 +142,6 @@ impl DeliveryWorker {
             .finish(&delivery.id, &self.id, end, reason)
             .await
     }
-
 }
 
 /// The wait after the `attempts`-th failure: `retry_base`, doubled per attempt, at most

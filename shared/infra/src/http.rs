@@ -266,6 +266,21 @@ impl AllowedMethods {
     }
 }
 
+/// Refuses a URL whose path or query holds an encoded NUL character (`%00`) with a 400 problem.
+///
+/// No field of this API takes one, and PostgreSQL cannot even compare text with one: a NUL
+/// reaching a query would be a 500 there (and a silent "not found" on SQLite). The document
+/// says so: every string path and query parameter carries the pattern `^[^\x00]*$`.
+pub async fn refuse_nul_in_url<E: Endpoint>(next: Arc<E>, req: Request) -> poem::Result<Response> {
+    let uri = req.uri();
+    if uri.path().contains("%00") || uri.query().is_some_and(|query| query.contains("%00")) {
+        return Ok(Problem::from_status(StatusCode::BAD_REQUEST)
+            .with_detail("The URL holds a NUL character (%00), which no parameter accepts.")
+            .into_response());
+    }
+    Ok(next.call(req).await?.into_response())
+}
+
 /// Adds the `Allow` header to 405 answers, from [`AllowedMethods`].
 #[derive(Debug, Clone)]
 pub struct AnswerAllow(pub Arc<AllowedMethods>);
