@@ -53,8 +53,10 @@ pub struct Application {
     idempotency: Arc<Idempotency>,
     settings: Settings,
     /// Background tasks stopped at shutdown: the pings of a Redis that did not answer at
-    /// start-up, the revocation follower.
+    /// start-up, the revocation follower, the modules' own.
     background: Vec<tokio::task::JoinHandle<()>>,
+    /// Cancelled when shutdown begins, for the modules' endless responses.
+    modules_stopping: tokio_util::sync::CancellationToken,
 }
 
 impl Application {
@@ -167,6 +169,7 @@ impl Application {
         let module_apis = modules::mount_all(&context).await?;
         let legal_enforcement = modules::legal_enforcement(&module_apis);
         background.extend(context.background.take());
+        let modules_stopping = context.background.stopping();
 
         let version = env!("CARGO_PKG_VERSION");
         let api = OpenApiService::new((module_apis, extra), docs::TITLE, version)
@@ -254,6 +257,7 @@ impl Application {
             idempotency,
             settings,
             background,
+            modules_stopping,
         })
     }
 
@@ -281,8 +285,10 @@ impl Application {
         tracing::info!(address = %self.local_addr, "serving");
         let grace = self.settings.server.shutdown_grace;
         let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
+        let modules_stopping = self.modules_stopping.clone();
         let shutdown = async move {
             shutdown.await;
+            modules_stopping.cancel();
             let _ = signalled_tx.send(tokio::time::Instant::now());
         };
         let served = Server::new_with_acceptor(self.acceptor)

@@ -631,3 +631,24 @@ async fn a_notification_sent_through_one_instance_reaches_a_stream_open_on_anoth
     let event = next_event(&mut stream, &mut String::new()).await;
     assert_eq!(event["id"], sent["id"]);
 }
+
+#[tokio::test]
+async fn an_open_stream_ends_when_the_service_shuts_down_rather_than_holding_it() {
+    let world = World::spawn_with(TestApp::builder().setting("server.shutdown_grace", "60s")).await;
+    let mut stream = open_stream(world.app(), &world.alice.access)
+        .await
+        .bytes_stream();
+    let World { identity, .. } = world;
+
+    let stopped = tokio::time::timeout(Duration::from_secs(20), identity.app.stop()).await;
+
+    assert!(
+        stopped.is_ok(),
+        "the shutdown waited on the stream for its 60 s grace"
+    );
+    let rest = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(_)) = stream.next().await {}
+    })
+    .await;
+    assert!(rest.is_ok(), "the stream ended");
+}

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crud::created_location;
+use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use infra::UserDirectory;
 use kernel::problem::Problem;
@@ -15,6 +16,7 @@ use poem_openapi::payload::{EventStream, Json};
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 use time::OffsetDateTime;
 use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 
 use crate::SENDER_ROLE;
 use crate::feed::{FeedItem, NotificationFeed};
@@ -34,6 +36,8 @@ pub struct NotificationsApi {
     feed: NotificationFeed,
     worker: Arc<DeliveryWorker>,
     directory: Arc<dyn UserDirectory>,
+    /// Cancelled when the service shuts down: open streams end then.
+    stopping: CancellationToken,
 }
 
 impl NotificationsApi {
@@ -42,12 +46,14 @@ impl NotificationsApi {
         feed: NotificationFeed,
         worker: Arc<DeliveryWorker>,
         directory: Arc<dyn UserDirectory>,
+        stopping: CancellationToken,
     ) -> Self {
         Self {
             repository,
             feed,
             worker,
             directory,
+            stopping,
         }
     }
 }
@@ -212,6 +218,7 @@ impl NotificationsApi {
     /// the caller from now on, its data the notification as JSON, whichever instance of the
     /// service it was sent through. A comment line every 15 seconds keeps the connection open
     /// through proxies. A stream that falls far behind skips ahead; the list has everything.
+    /// The stream ends when the instance shuts down: reconnect.
     #[oai(path = "/stream", method = "get", operation_id = "streamNotifications")]
     async fn stream(
         &self,
@@ -233,6 +240,8 @@ impl NotificationsApi {
                 }
             }
         });
+        // Ends when the service shuts down: a client reconnects to another instance.
+        let notifications = notifications.take_until(self.stopping.clone().cancelled_owned());
         Ok(
             EventStream::new(Box::pin(notifications) as BoxStream<'static, Notification>)
                 .keep_alive(Duration::from_secs(15)),

@@ -112,6 +112,7 @@ impl Module for NotificationsModule {
             feed,
             worker,
             Arc::clone(&context.directory),
+            context.background.stopping(),
         ))
     }
 }

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use kernel::AppResult;
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 use kernel::TokenVerifier;
 use redis::aio::ConnectionManager;
@@ -61,14 +62,18 @@ pub struct Contact {
     pub confirmed_email: Option<String>,
 }
 
-/// Background tasks of the modules: spawned on the runtime, aborted by the host at shutdown.
+/// Background tasks of the modules, spawned on the runtime and aborted by the host at shutdown,
+/// and the signal that shutdown began.
 #[derive(Clone, Default)]
-pub struct BackgroundTasks(Arc<Mutex<Vec<JoinHandle<()>>>>);
+pub struct BackgroundTasks {
+    tasks: Arc<Mutex<Vec<JoinHandle<()>>>>,
+    stopping: CancellationToken,
+}
 
 impl BackgroundTasks {
     pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
         let handle = tokio::spawn(task);
-        self.0
+        self.tasks
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(handle);
@@ -76,7 +81,13 @@ impl BackgroundTasks {
 
     /// Every task spawned so far, for the host to stop.
     pub fn take(&self) -> Vec<JoinHandle<()>> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+        std::mem::take(&mut *self.tasks.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Cancelled when the service begins to shut down. A response that would never end by
+    /// itself (an event stream) ends then, instead of holding the shutdown for its whole grace.
+    pub fn stopping(&self) -> CancellationToken {
+        self.stopping.clone()
     }
 }
 
