@@ -178,10 +178,6 @@ macro_rules! select_sessions {
     };
 }
 
-fn internal(err: sqlx::Error) -> AppError {
-    AppError::internal(err)
-}
-
 impl IdentityRepository {
     pub fn new(database: Database) -> Self {
         Self { database }
@@ -198,7 +194,7 @@ impl IdentityRepository {
         user: &UserRecord,
         confirmation: &OneTimeTokenRecord,
     ) -> AppResult<()> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = self.pool().begin().await?;
         sqlx::query(
             "INSERT INTO identity_users (id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -216,7 +212,7 @@ impl IdentityRepository {
         // The unique index is the arbiter, so two concurrent registrations cannot both win.
         .map_err(|error| crud::database_error(error, &[UNIQUE_EMAIL]))?;
         insert_one_time_token(&mut tx, confirmation).await?;
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -224,8 +220,7 @@ impl IdentityRepository {
         let row = sqlx::query(select_users!("WHERE email = $1"))
             .bind(email)
             .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?;
+            .await?;
         row.as_ref().map(user_from_row).transpose()
     }
 
@@ -233,8 +228,7 @@ impl IdentityRepository {
         let row = sqlx::query(select_users!("WHERE id = $1"))
             .bind(id)
             .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?;
+            .await?;
         row.as_ref().map(user_from_row).transpose()
     }
 
@@ -245,13 +239,11 @@ impl IdentityRepository {
         .bind(page.limit())
         .bind(page.offset())
         .fetch_all(self.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM identity_users")
             .fetch_one(self.pool())
             .await
-            .and_then(|row| row.try_get("n"))
-            .map_err(internal)?;
+            .and_then(|row| row.try_get("n"))?;
         let users = rows
             .iter()
             .map(user_from_row)
@@ -268,7 +260,7 @@ impl IdentityRepository {
         at_ms: i64,
         answer: PreparedOutcome<R>,
     ) -> AppResult<Option<(String, Recorded<R>)>> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = self.pool().begin().await?;
         let Some(user_id) =
             spend_one_time_token(&mut tx, token_hash, TokenPurpose::ConfirmEmail, at_ms).await?
         else {
@@ -278,10 +270,9 @@ impl IdentityRepository {
             .bind(at_ms)
             .bind(&user_id)
             .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
+            .await?;
         let recorded = answer.record(&mut tx).await?;
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         Ok(Some((user_id, recorded)))
     }
 
@@ -295,16 +286,14 @@ impl IdentityRepository {
     /// themselves, at least one active administrator remains after any lock, however many
     /// administrators lock each other at once.
     pub async fn change_lock(&self, change: &AdminChange<'_>) -> AppResult<ChangeOutcome> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = self.pool().begin().await?;
         sqlx::query("UPDATE identity_admin_changes SET changes = changes + 1 WHERE id = 1")
             .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
+            .await?;
         let actor = sqlx::query(select_users!("WHERE id = $1"))
             .bind(change.actor)
             .fetch_optional(&mut *tx)
-            .await
-            .map_err(internal)?
+            .await?
             .as_ref()
             .map(user_from_row)
             .transpose()?;
@@ -322,8 +311,7 @@ impl IdentityRepository {
         }
         .bind(change.target)
         .execute(&mut *tx)
-        .await
-        .map_err(internal)?;
+        .await?;
         if changed.rows_affected() == 0 {
             return Ok(ChangeOutcome::NoSuchAccount);
         }
@@ -342,9 +330,8 @@ impl IdentityRepository {
         .bind(change.at_ms)
         .bind(change.request_id)
         .execute(&mut *tx)
-        .await
-        .map_err(internal)?;
-        tx.commit().await.map_err(internal)?;
+        .await?;
+        tx.commit().await?;
         Ok(ChangeOutcome::Done { revoked })
     }
 
@@ -357,23 +344,21 @@ impl IdentityRepository {
         .bind(page.limit())
         .bind(page.offset())
         .fetch_all(self.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM identity_admin_audit")
             .fetch_one(self.pool())
             .await
-            .and_then(|row| row.try_get("n"))
-            .map_err(internal)?;
+            .and_then(|row| row.try_get("n"))?;
         let records = rows
             .iter()
             .map(|row| {
                 Ok(AuditRecord {
-                    id: row.try_get("id").map_err(internal)?,
-                    actor_id: row.try_get("actor_id").map_err(internal)?,
-                    action: row.try_get("action").map_err(internal)?,
-                    target_id: row.try_get("target_id").map_err(internal)?,
-                    at_ms: row.try_get("at_ms").map_err(internal)?,
-                    request_id: row.try_get("request_id").map_err(internal)?,
+                    id: row.try_get("id")?,
+                    actor_id: row.try_get("actor_id")?,
+                    action: row.try_get("action")?,
+                    target_id: row.try_get("target_id")?,
+                    at_ms: row.try_get("at_ms")?,
+                    request_id: row.try_get("request_id")?,
                 })
             })
             .collect::<AppResult<Vec<_>>>()?;
@@ -385,8 +370,7 @@ impl IdentityRepository {
             .bind(roles.join(","))
             .bind(user_id)
             .execute(self.pool())
-            .await
-            .map_err(internal)?;
+            .await?;
         Ok(())
     }
 
@@ -406,7 +390,7 @@ impl IdentityRepository {
         verified_hash: &str,
         new_hash: &str,
     ) -> AppResult<bool> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = self.pool().begin().await?;
         let current = sqlx::query(
             "UPDATE identity_users SET last_login_at_ms = $1, password_hash = $2
              WHERE id = $3 AND locked_at_ms IS NULL AND password_hash = $4",
@@ -416,8 +400,7 @@ impl IdentityRepository {
         .bind(&session.user_id)
         .bind(verified_hash)
         .execute(&mut *tx)
-        .await
-        .map_err(internal)?;
+        .await?;
         if current.rows_affected() != 1 {
             return Ok(false);
         }
@@ -432,16 +415,14 @@ impl IdentityRepository {
         .bind(session.expires_at_ms)
         .bind(&session.user_agent)
         .execute(&mut *tx)
-        .await
-        .map_err(internal)?;
+        .await?;
         sqlx::query("INSERT INTO identity_refresh_tokens (token_hash, session_id, issued_at_ms, superseded_at_ms) VALUES ($1, $2, $3, NULL)")
             .bind(refresh_token_hash)
             .bind(&session.id)
             .bind(session.created_at_ms)
             .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
-        tx.commit().await.map_err(internal)?;
+            .await?;
+        tx.commit().await?;
         Ok(true)
     }
 
@@ -454,13 +435,12 @@ impl IdentityRepository {
         )
         .bind(token_hash)
         .fetch_optional(self.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         let Some(row) = row else {
             return Ok(RefreshTokenState::Unknown);
         };
         let session = session_from_row(&row)?;
-        let superseded: Option<i64> = row.try_get("superseded_at_ms").map_err(internal)?;
+        let superseded: Option<i64> = row.try_get("superseded_at_ms")?;
         Ok(match superseded {
             Some(_) => RefreshTokenState::Superseded {
                 session_id: session.id,
@@ -479,15 +459,14 @@ impl IdentityRepository {
         now_ms: i64,
         expires_at_ms: i64,
     ) -> AppResult<bool> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = self.pool().begin().await?;
         let superseded = sqlx::query(
             "UPDATE identity_refresh_tokens SET superseded_at_ms = $1 WHERE token_hash = $2 AND superseded_at_ms IS NULL",
         )
         .bind(now_ms)
         .bind(old_hash)
         .execute(&mut *tx)
-        .await
-        .map_err(internal)?;
+        .await?;
         if superseded.rows_affected() != 1 {
             return Ok(false);
         }
@@ -496,8 +475,7 @@ impl IdentityRepository {
             .bind(session_id)
             .bind(now_ms)
             .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
+            .await?;
         // In the same transaction: a session revoked (or expired) since the caller read it is not
         // renewed, and dropping the transaction undoes the rotation.
         let renewed = sqlx::query(
@@ -508,12 +486,11 @@ impl IdentityRepository {
         .bind(expires_at_ms)
         .bind(session_id)
         .execute(&mut *tx)
-        .await
-        .map_err(internal)?;
+        .await?;
         if renewed.rows_affected() != 1 {
             return Ok(false);
         }
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         Ok(true)
     }
 
@@ -521,8 +498,7 @@ impl IdentityRepository {
         let row = sqlx::query(select_sessions!("WHERE id = $1"))
             .bind(session_id)
             .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?;
+            .await?;
         row.as_ref().map(session_from_row).transpose()
     }
 
@@ -539,8 +515,7 @@ impl IdentityRepository {
         .bind(user_id)
         .bind(now_ms)
         .fetch_all(self.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         rows.iter().map(session_from_row).collect()
     }
 
@@ -550,8 +525,7 @@ impl IdentityRepository {
             .bind(now_ms)
             .bind(session_id)
             .execute(self.pool())
-            .await
-            .map_err(internal)?;
+            .await?;
         Ok(result.rows_affected() > 0)
     }
 
@@ -566,7 +540,7 @@ impl IdentityRepository {
         now_ms: i64,
         answer: PreparedOutcome<R>,
     ) -> AppResult<Option<(Vec<String>, Recorded<R>)>> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = self.pool().begin().await?;
         let Some(user_id) =
             spend_one_time_token(&mut tx, token_hash, TokenPurpose::ResetPassword, now_ms).await?
         else {
@@ -577,20 +551,19 @@ impl IdentityRepository {
             .bind(now_ms)
             .bind(&user_id)
             .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
+            .await?;
         let revoked = revoke_sessions_of(&mut tx, &user_id, now_ms).await?;
         let recorded = answer.record(&mut tx).await?;
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         Ok(Some((revoked, recorded)))
     }
 
     /// Stores a new one-time token. The account's other live tokens of that purpose stay valid
     /// (see [`crate::links`]): using any of them spends them all.
     pub async fn add_one_time_token(&self, token: &OneTimeTokenRecord) -> AppResult<()> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = self.pool().begin().await?;
         insert_one_time_token(&mut tx, token).await?;
-        tx.commit().await.map_err(internal)
+        Ok(tx.commit().await?)
     }
 
     /// Whether a one-time token is unused and unexpired now, without spending it (to avoid
@@ -608,8 +581,7 @@ impl IdentityRepository {
         .bind(purpose.as_str())
         .bind(now_ms)
         .fetch_optional(self.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(row.is_some())
     }
 }
@@ -626,8 +598,7 @@ async fn insert_one_time_token(tx: &mut Transaction, token: &OneTimeTokenRecord)
     .bind(token.created_at_ms)
     .bind(token.expires_at_ms)
     .execute(&mut **tx)
-    .await
-    .map_err(internal)?;
+    .await?;
     Ok(())
 }
 
@@ -649,8 +620,7 @@ async fn spend_one_time_token(
     )
     .bind(token_hash)
     .execute(&mut **tx)
-    .await
-    .map_err(internal)?;
+    .await?;
     let row = sqlx::query(
         "UPDATE identity_one_time_tokens SET used_at_ms = $1
          WHERE token_hash = $2 AND purpose = $3 AND used_at_ms IS NULL AND expires_at_ms > $1
@@ -660,12 +630,11 @@ async fn spend_one_time_token(
     .bind(token_hash)
     .bind(purpose.as_str())
     .fetch_optional(&mut **tx)
-    .await
-    .map_err(internal)?;
+    .await?;
     let Some(row) = row else {
         return Ok(None);
     };
-    let user_id: String = row.try_get("user_id").map_err(internal)?;
+    let user_id: String = row.try_get("user_id")?;
     sqlx::query(
         "UPDATE identity_one_time_tokens SET used_at_ms = $1
          WHERE user_id = $2 AND purpose = $3 AND used_at_ms IS NULL",
@@ -674,8 +643,7 @@ async fn spend_one_time_token(
     .bind(&user_id)
     .bind(purpose.as_str())
     .execute(&mut **tx)
-    .await
-    .map_err(internal)?;
+    .await?;
     Ok(Some(user_id))
 }
 
@@ -691,41 +659,40 @@ async fn revoke_sessions_of(
     .bind(now_ms)
     .bind(user_id)
     .fetch_all(&mut **tx)
-    .await
-    .map_err(internal)?;
+    .await?;
     rows.iter()
-        .map(|row| row.try_get("id").map_err(internal))
+        .map(|row| row.try_get("id").map_err(AppError::from))
         .collect()
 }
 
 fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
-    let roles: String = row.try_get("roles").map_err(internal)?;
+    let roles: String = row.try_get("roles")?;
     Ok(UserRecord {
-        id: row.try_get("id").map_err(internal)?,
-        email: row.try_get("email").map_err(internal)?,
-        display_name: row.try_get("display_name").map_err(internal)?,
-        password_hash: row.try_get("password_hash").map_err(internal)?,
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        display_name: row.try_get("display_name")?,
+        password_hash: row.try_get("password_hash")?,
         roles: roles
             .split(',')
             .filter(|r| !r.is_empty())
             .map(str::to_owned)
             .collect(),
-        email_confirmed_at_ms: row.try_get("email_confirmed_at_ms").map_err(internal)?,
-        locked_at_ms: row.try_get("locked_at_ms").map_err(internal)?,
-        created_at_ms: row.try_get("created_at_ms").map_err(internal)?,
-        password_changed_at_ms: row.try_get("password_changed_at_ms").map_err(internal)?,
+        email_confirmed_at_ms: row.try_get("email_confirmed_at_ms")?,
+        locked_at_ms: row.try_get("locked_at_ms")?,
+        created_at_ms: row.try_get("created_at_ms")?,
+        password_changed_at_ms: row.try_get("password_changed_at_ms")?,
     })
 }
 
 fn session_from_row(row: &AnyRow) -> AppResult<SessionRecord> {
     Ok(SessionRecord {
-        id: row.try_get("id").map_err(internal)?,
-        user_id: row.try_get("user_id").map_err(internal)?,
-        created_at_ms: row.try_get("created_at_ms").map_err(internal)?,
-        last_used_at_ms: row.try_get("last_used_at_ms").map_err(internal)?,
-        expires_at_ms: row.try_get("expires_at_ms").map_err(internal)?,
-        revoked_at_ms: row.try_get("revoked_at_ms").map_err(internal)?,
-        user_agent: row.try_get("user_agent").map_err(internal)?,
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        created_at_ms: row.try_get("created_at_ms")?,
+        last_used_at_ms: row.try_get("last_used_at_ms")?,
+        expires_at_ms: row.try_get("expires_at_ms")?,
+        revoked_at_ms: row.try_get("revoked_at_ms")?,
+        user_agent: row.try_get("user_agent")?,
     })
 }
 

@@ -8,7 +8,7 @@
 
 use idempotency::{OutcomeRecorder, Recorded};
 use infra::Database;
-use kernel::{AppError, AppResult};
+use kernel::AppResult;
 use poem::IntoResponse;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
@@ -61,29 +61,22 @@ impl LegalRepository {
         respond: impl FnOnce(DocumentVersion) -> R,
     ) -> AppResult<Recorded<R>> {
         let kind = publication.kind.as_str();
-        let mut tx = self
-            .database
-            .pool()
-            .begin()
-            .await
-            .map_err(AppError::internal)?;
+        let mut tx = self.database.pool().begin().await?;
         sqlx::query(
             "INSERT INTO legal_documents (kind, latest_version) VALUES ($1, 0)
              ON CONFLICT (kind) DO NOTHING",
         )
         .bind(kind)
         .execute(&mut *tx)
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         let row = sqlx::query(
             "UPDATE legal_documents SET latest_version = latest_version + 1 WHERE kind = $1
              RETURNING latest_version",
         )
         .bind(kind)
         .fetch_one(&mut *tx)
-        .await
-        .map_err(AppError::internal)?;
-        let version: i64 = row.try_get("latest_version").map_err(AppError::internal)?;
+        .await?;
+        let version: i64 = row.try_get("latest_version")?;
         sqlx::query(
             "INSERT INTO legal_versions
              (kind, version, body, published_at_ms, effective_at_ms, published_by)
@@ -96,8 +89,7 @@ impl LegalRepository {
         .bind(publication.effective_at_ms)
         .bind(&publication.published_by)
         .execute(&mut *tx)
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         let published = DocumentVersion {
             kind: kind.to_owned(),
             version,
@@ -107,7 +99,7 @@ impl LegalRepository {
         };
         let answer = outcome.prepare(respond(published)).await?;
         let recorded = answer.record(&mut tx).await?;
-        tx.commit().await.map_err(AppError::internal)?;
+        tx.commit().await?;
         Ok(recorded)
     }
 
@@ -119,8 +111,7 @@ impl LegalRepository {
         .bind(kind.as_str())
         .bind(version)
         .fetch_optional(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         row.as_ref().map(version_from_row).transpose()
     }
 
@@ -131,9 +122,8 @@ impl LegalRepository {
         )
         .bind(now_ms)
         .fetch_one(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
-        let count: i64 = row.try_get("n").map_err(AppError::internal)?;
+        .await?;
+        let count: i64 = row.try_get("n")?;
         Ok(count.max(0) as u64)
     }
 
@@ -155,8 +145,7 @@ impl LegalRepository {
         .bind(limit)
         .bind(offset)
         .fetch_all(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         rows.iter().map(version_from_row).collect()
     }
 
@@ -170,14 +159,13 @@ impl LegalRepository {
         )
         .bind(now_ms)
         .fetch_all(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         rows.iter()
             .map(|row| {
                 Ok(CurrentVersion {
-                    kind: row.try_get("kind").map_err(AppError::internal)?,
-                    version: row.try_get("version").map_err(AppError::internal)?,
-                    effective_at_ms: row.try_get("effective_at_ms").map_err(AppError::internal)?,
+                    kind: row.try_get("kind")?,
+                    version: row.try_get("version")?,
+                    effective_at_ms: row.try_get("effective_at_ms")?,
                 })
             })
             .collect()
@@ -192,10 +180,8 @@ impl LegalRepository {
         .bind(kind.as_str())
         .bind(now_ms)
         .fetch_one(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
-        row.try_get::<Option<i64>, _>("version")
-            .map_err(AppError::internal)
+        .await?;
+        Ok(row.try_get::<Option<i64>, _>("version")?)
     }
 
     /// The earliest time after `now_ms` at which a version of any kind takes effect: until
@@ -206,10 +192,8 @@ impl LegalRepository {
         )
         .bind(now_ms)
         .fetch_one(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
-        row.try_get::<Option<i64>, _>("next")
-            .map_err(AppError::internal)
+        .await?;
+        Ok(row.try_get::<Option<i64>, _>("next")?)
     }
 
     /// Records an acceptance unless the user already accepted that version: the new record,
@@ -235,8 +219,7 @@ impl LegalRepository {
         .bind(acceptance.user_agent)
         .bind(acceptance.request_id)
         .fetch_optional(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         row.as_ref().map(acceptance_from_row).transpose()
     }
 
@@ -255,8 +238,7 @@ impl LegalRepository {
         .bind(kind.as_str())
         .bind(version)
         .fetch_optional(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         row.as_ref().map(acceptance_from_row).transpose()
     }
 
@@ -268,8 +250,7 @@ impl LegalRepository {
         )))
         .bind(user_id)
         .fetch_all(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         rows.iter().map(acceptance_from_row).collect()
     }
 
@@ -278,39 +259,33 @@ impl LegalRepository {
         let rows = sqlx::query("SELECT kind, version FROM legal_acceptances WHERE user_id = $1")
             .bind(user_id)
             .fetch_all(self.database.pool())
-            .await
-            .map_err(AppError::internal)?;
+            .await?;
         rows.iter()
-            .map(|row| {
-                Ok((
-                    row.try_get("kind").map_err(AppError::internal)?,
-                    row.try_get("version").map_err(AppError::internal)?,
-                ))
-            })
+            .map(|row| Ok((row.try_get("kind")?, row.try_get("version")?)))
             .collect()
     }
 }
 
 fn version_from_row(row: &AnyRow) -> AppResult<DocumentVersion> {
     Ok(DocumentVersion {
-        kind: row.try_get("kind").map_err(AppError::internal)?,
-        version: row.try_get("version").map_err(AppError::internal)?,
-        body: row.try_get("body").map_err(AppError::internal)?,
-        published_at: timestamp(row.try_get("published_at_ms").map_err(AppError::internal)?)?,
-        effective_at: timestamp(row.try_get("effective_at_ms").map_err(AppError::internal)?)?,
+        kind: row.try_get("kind")?,
+        version: row.try_get("version")?,
+        body: row.try_get("body")?,
+        published_at: timestamp(row.try_get("published_at_ms")?)?,
+        effective_at: timestamp(row.try_get("effective_at_ms")?)?,
     })
 }
 
 fn acceptance_from_row(row: &AnyRow) -> AppResult<Acceptance> {
     Ok(Acceptance {
-        id: row.try_get("id").map_err(AppError::internal)?,
-        user_id: row.try_get("user_id").map_err(AppError::internal)?,
-        kind: row.try_get("kind").map_err(AppError::internal)?,
-        version: row.try_get("version").map_err(AppError::internal)?,
-        accepted_at: timestamp(row.try_get("accepted_at_ms").map_err(AppError::internal)?)?,
-        client_address: row.try_get("client_address").map_err(AppError::internal)?,
-        user_agent: row.try_get("user_agent").map_err(AppError::internal)?,
-        request_id: row.try_get("request_id").map_err(AppError::internal)?,
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        kind: row.try_get("kind")?,
+        version: row.try_get("version")?,
+        accepted_at: timestamp(row.try_get("accepted_at_ms")?)?,
+        client_address: row.try_get("client_address")?,
+        user_agent: row.try_get("user_agent")?,
+        request_id: row.try_get("request_id")?,
     })
 }
 

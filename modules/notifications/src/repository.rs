@@ -3,15 +3,11 @@
 
 use infra::Database;
 use infra::database::{Dialect, now_ms};
-use kernel::{AppError, AppResult, PageRequest};
+use kernel::{AppResult, PageRequest};
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
 use crate::model::{Channel, Notification, timestamp};
-
-fn internal(err: sqlx::Error) -> AppError {
-    AppError::internal(err)
-}
 
 /// A mail the outbox owes, as a worker claimed it.
 #[derive(Debug, Clone)]
@@ -59,7 +55,7 @@ impl NotificationRepository {
     pub async fn insert(&self, notification: &Notification, recipient_id: &str) -> AppResult<()> {
         let has = |channel| notification.channels.contains(&channel);
         let created_ms = (notification.created_at.unix_timestamp_nanos() / 1_000_000) as i64;
-        let mut tx = self.database.pool().begin().await.map_err(internal)?;
+        let mut tx = self.database.pool().begin().await?;
         sqlx::query(
             "INSERT INTO notifications (id, recipient_id, sender_id, title, body, in_app, by_email, created_at_ms)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -73,8 +69,7 @@ impl NotificationRepository {
         .bind(i64::from(has(Channel::Email)))
         .bind(created_ms)
         .execute(&mut *tx)
-        .await
-        .map_err(internal)?;
+        .await?;
         if has(Channel::Email) {
             sqlx::query(
                 "INSERT INTO notification_deliveries (id, notification_id, recipient_id, state, attempts, due_at_ms, created_at_ms)
@@ -85,10 +80,9 @@ impl NotificationRepository {
             .bind(recipient_id)
             .bind(created_ms)
             .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
+            .await?;
         }
-        tx.commit().await.map_err(internal)
+        Ok(tx.commit().await?)
     }
 
     /// One page of the recipient's in-app notifications, newest first; only the unread ones
@@ -110,8 +104,7 @@ impl NotificationRepository {
         .bind(page.limit())
         .bind(page.offset())
         .fetch_all(self.database.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         let total = self.count(recipient, unread_only).await?;
         let items = rows
             .iter()
@@ -129,9 +122,8 @@ impl NotificationRepository {
         .bind(recipient)
         .bind(i64::from(unread_only))
         .fetch_one(self.database.pool())
-        .await
-        .map_err(internal)?;
-        let count: i64 = row.try_get("n").map_err(internal)?;
+        .await?;
+        let count: i64 = row.try_get("n")?;
         Ok(count.max(0) as u64)
     }
 
@@ -143,8 +135,7 @@ impl NotificationRepository {
         .bind(recipient)
         .bind(id)
         .fetch_optional(self.database.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         row.as_ref().map(notification_from_row).transpose()
     }
 
@@ -159,8 +150,7 @@ impl NotificationRepository {
         .bind(recipient)
         .bind(id)
         .execute(self.database.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(done.rows_affected() > 0)
     }
 
@@ -173,8 +163,7 @@ impl NotificationRepository {
         .bind(now_ms())
         .bind(recipient)
         .execute(self.database.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(done.rows_affected())
     }
 
@@ -187,8 +176,7 @@ impl NotificationRepository {
         .bind(recipient)
         .bind(id)
         .execute(self.database.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(done.rows_affected() > 0)
     }
 
@@ -227,27 +215,22 @@ impl NotificationRepository {
             .bind(now)
             .bind(i64::from(batch))
             .fetch_all(self.database.pool())
-            .await
-            .map_err(internal)?;
+            .await?;
         let mut claimed = Vec::with_capacity(rows.len());
         for row in rows {
-            let notification_id: String = row.try_get("notification_id").map_err(internal)?;
+            let notification_id: String = row.try_get("notification_id")?;
             let content = sqlx::query("SELECT title, body FROM notifications WHERE id = $1")
                 .bind(&notification_id)
                 .fetch_optional(self.database.pool())
-                .await
-                .map_err(internal)?
+                .await?
                 .map(|row| -> AppResult<(String, String)> {
-                    Ok((
-                        row.try_get("title").map_err(internal)?,
-                        row.try_get("body").map_err(internal)?,
-                    ))
+                    Ok((row.try_get("title")?, row.try_get("body")?))
                 })
                 .transpose()?;
-            let attempts: i64 = row.try_get("attempts").map_err(internal)?;
+            let attempts: i64 = row.try_get("attempts")?;
             claimed.push(ClaimedDelivery {
-                id: row.try_get("id").map_err(internal)?,
-                recipient_id: row.try_get("recipient_id").map_err(internal)?,
+                id: row.try_get("id")?,
+                recipient_id: row.try_get("recipient_id")?,
                 attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
                 content,
             });
@@ -275,8 +258,7 @@ impl NotificationRepository {
         .bind(id)
         .bind(worker)
         .execute(self.database.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(())
     }
 
@@ -298,16 +280,13 @@ impl NotificationRepository {
         .bind(id)
         .bind(worker)
         .execute(self.database.pool())
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok(())
     }
 }
 
 fn notification_from_row(row: &AnyRow) -> AppResult<Notification> {
-    let flag = |column: &str| -> AppResult<bool> {
-        Ok(row.try_get::<i64, _>(column).map_err(internal)? != 0)
-    };
+    let flag = |column: &str| -> AppResult<bool> { Ok(row.try_get::<i64, _>(column)? != 0) };
     let channels = [
         (flag("in_app")?, Channel::InApp),
         (flag("by_email")?, Channel::Email),
@@ -315,14 +294,14 @@ fn notification_from_row(row: &AnyRow) -> AppResult<Notification> {
     .into_iter()
     .filter_map(|(on, channel)| on.then_some(channel))
     .collect();
-    let read_at: Option<i64> = row.try_get("read_at_ms").map_err(internal)?;
+    let read_at: Option<i64> = row.try_get("read_at_ms")?;
     Ok(Notification {
-        id: row.try_get("id").map_err(internal)?,
-        sender_id: row.try_get("sender_id").map_err(internal)?,
-        title: row.try_get("title").map_err(internal)?,
-        body: row.try_get("body").map_err(internal)?,
+        id: row.try_get("id")?,
+        sender_id: row.try_get("sender_id")?,
+        title: row.try_get("title")?,
+        body: row.try_get("body")?,
         channels,
-        created_at: timestamp(row.try_get("created_at_ms").map_err(internal)?)?,
+        created_at: timestamp(row.try_get("created_at_ms")?)?,
         read_at: read_at.map(timestamp).transpose()?,
     })
 }

@@ -30,9 +30,8 @@ impl ThingRepository {
         .bind(owner)
         .bind(name_contains.map(contains_pattern))
         .fetch_one(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
-        let count: i64 = row.try_get("n").map_err(AppError::internal)?;
+        .await?;
+        let count: i64 = row.try_get("n")?;
         Ok(count.max(0) as u64)
     }
 
@@ -59,8 +58,7 @@ impl ThingRepository {
             .bind(page.limit())
             .bind(page.offset())
             .fetch_all(self.database.pool())
-            .await
-            .map_err(AppError::internal)?;
+            .await?;
         rows.iter().map(thing_from_row).collect()
     }
 
@@ -72,8 +70,7 @@ impl ThingRepository {
         .bind(owner)
         .bind(id)
         .fetch_optional(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         row.as_ref().map(thing_from_row).transpose()
     }
 
@@ -95,27 +92,20 @@ impl ThingRepository {
             created_at: timestamp(now)?,
             updated_at: timestamp(now)?,
         };
-        let mut tx = self
-            .database
-            .pool()
-            .begin()
-            .await
-            .map_err(AppError::internal)?;
+        let mut tx = self.database.pool().begin().await?;
         sqlx::query(
             "INSERT INTO things_owners (owner_id, things) VALUES ($1, 0) ON CONFLICT (owner_id) DO NOTHING",
         )
         .bind(owner)
         .execute(&mut *tx)
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         let counted = sqlx::query(
             "UPDATE things_owners SET things = things + 1 WHERE owner_id = $1 AND things < $2",
         )
         .bind(owner)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .execute(&mut *tx)
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         if counted.rows_affected() == 0 {
             return Ok(None);
         }
@@ -131,9 +121,8 @@ impl ThingRepository {
         .bind(now)
         .bind(now)
         .execute(&mut *tx)
-        .await
-        .map_err(AppError::internal)?;
-        tx.commit().await.map_err(AppError::internal)?;
+        .await?;
+        tx.commit().await?;
         Ok(Some(thing))
     }
 
@@ -143,9 +132,8 @@ impl ThingRepository {
             .bind(owner)
             .bind(id)
             .fetch_optional(self.database.pool())
-            .await
-            .map_err(AppError::internal)?;
-        row.map(|row| row.try_get("version").map_err(AppError::internal))
+            .await?;
+        row.map(|row| row.try_get("version").map_err(AppError::from))
             .transpose()
     }
 
@@ -170,8 +158,7 @@ impl ThingRepository {
         .bind(id)
         .bind(version)
         .fetch_optional(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         row.as_ref().map(thing_from_row).transpose()
     }
 
@@ -199,48 +186,40 @@ impl ThingRepository {
         .bind(id)
         .bind(version)
         .fetch_optional(self.database.pool())
-        .await
-        .map_err(AppError::internal)?;
+        .await?;
         row.as_ref().map(thing_from_row).transpose()
     }
 
     /// Deletes a thing if it is still at `version`, and uncounts it from its owner, in one
     /// transaction; whether it did.
     pub async fn delete(&self, owner: &str, id: &str, version: i64) -> AppResult<bool> {
-        let mut tx = self
-            .database
-            .pool()
-            .begin()
-            .await
-            .map_err(AppError::internal)?;
+        let mut tx = self.database.pool().begin().await?;
         let deleted =
             sqlx::query("DELETE FROM things WHERE owner_id = $1 AND id = $2 AND version = $3")
                 .bind(owner)
                 .bind(id)
                 .bind(version)
                 .execute(&mut *tx)
-                .await
-                .map_err(AppError::internal)?;
+                .await?;
         if deleted.rows_affected() == 0 {
             return Ok(false);
         }
         sqlx::query("UPDATE things_owners SET things = things - 1 WHERE owner_id = $1")
             .bind(owner)
             .execute(&mut *tx)
-            .await
-            .map_err(AppError::internal)?;
-        tx.commit().await.map_err(AppError::internal)?;
+            .await?;
+        tx.commit().await?;
         Ok(true)
     }
 }
 
 fn thing_from_row(row: &AnyRow) -> AppResult<Thing> {
     Ok(Thing {
-        id: row.try_get("id").map_err(AppError::internal)?,
-        name: row.try_get("name").map_err(AppError::internal)?,
-        description: row.try_get("description").map_err(AppError::internal)?,
-        version: row.try_get("version").map_err(AppError::internal)?,
-        created_at: timestamp(row.try_get("created_at_ms").map_err(AppError::internal)?)?,
-        updated_at: timestamp(row.try_get("updated_at_ms").map_err(AppError::internal)?)?,
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        description: row.try_get("description")?,
+        version: row.try_get("version")?,
+        created_at: timestamp(row.try_get("created_at_ms")?)?,
+        updated_at: timestamp(row.try_get("updated_at_ms")?)?,
     })
 }

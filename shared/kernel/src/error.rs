@@ -106,6 +106,15 @@ impl AppError {
     }
 }
 
+/// A database error is a fault of the service (a 500 whose details go to the log), so
+/// repositories use `?` on every query. A constraint a client can break is mapped before this,
+/// where its field is known (`crud::UniqueField`).
+impl From<sqlx::Error> for AppError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::internal(err)
+    }
+}
+
 impl poem::error::ResponseError for AppError {
     fn status(&self) -> StatusCode {
         AppError::status(self)
