@@ -133,15 +133,21 @@ const REGENERATE: &str = "cargo run -q -p app -- openapi > openapi/openapi.json"
 #[tokio::test]
 async fn the_committed_openapi_document_is_what_the_code_serves() {
     let app = TestApp::spawn().await;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi/openapi.json");
+    let path = repository_file("openapi/openapi.json");
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
 
     let served: Value = app.get("/openapi.json").await.json().await.unwrap();
 
     let committed: Value = serde_json::from_str(&committed).unwrap_or(Value::Null);
+    if committed != served && updating_expectations() {
+        let text = serde_json::to_string_pretty(&served).unwrap() + "\n";
+        std::fs::write(&path, text).expect("rewriting openapi/openapi.json");
+        return;
+    }
     assert!(
         committed == served,
-        "openapi/openapi.json is not what the code generates; regenerate it with:\n    {REGENERATE}"
+        "openapi/openapi.json is not what the code generates; rewrite it with \
+         `UPDATE_EXPECT=1 cargo test -p e2e --test e2e docs::` or:\n    {REGENERATE}"
     );
 }
 
@@ -173,21 +179,41 @@ async fn idempotent_operations_document_the_key_the_replay_header_and_the_409_an
 #[tokio::test]
 async fn the_readme_lists_the_intent_inventory_generated_from_the_document() {
     let app = TestApp::spawn().await;
-    let readme = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"),
-    )
-    .unwrap();
-    let section = readme
-        .split("<!-- intents:begin -->\n")
-        .nth(1)
-        .and_then(|rest| rest.split("<!-- intents:end -->").next())
-        .expect("README.md has an intents:begin / intents:end section");
+    let path = repository_file("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (before, rest) = readme
+        .split_once("<!-- intents:begin -->\n")
+        .expect("README.md has an intents:begin section");
+    let (section, after) = rest
+        .split_once("<!-- intents:end -->")
+        .expect("README.md has an intents:end section");
 
     let document: Value = app.get("/openapi.json").await.json().await.unwrap();
 
+    let inventory = app::docs::intent_inventory(&document);
+    if section != inventory && updating_expectations() {
+        let rewritten =
+            format!("{before}<!-- intents:begin -->\n{inventory}<!-- intents:end -->{after}");
+        std::fs::write(&path, rewritten).expect("rewriting README.md");
+        return;
+    }
     assert_eq!(
-        section,
-        app::docs::intent_inventory(&document),
-        "the README's inventory is stale; regenerate the section with:\n    cargo run -q -p app -- intents"
+        section, inventory,
+        "the README's inventory is stale; rewrite it with \
+         `UPDATE_EXPECT=1 cargo test -p e2e --test e2e docs::`, or regenerate the section with:\n    \
+         cargo run -q -p app -- intents"
     );
+}
+
+/// A file of the repository, from the `tests` crate.
+fn repository_file(relative: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative)
+}
+
+/// `UPDATE_EXPECT=1`: drift tests rewrite their committed files instead of failing (the
+/// expect-test convention). CI never sets it.
+fn updating_expectations() -> bool {
+    std::env::var("UPDATE_EXPECT").is_ok_and(|value| value == "1")
 }
