@@ -195,6 +195,23 @@ pub fn swagger_config() -> Arc<utoipa_swagger_ui::Config<'static>> {
     Arc::new(utoipa_swagger_ui::Config::from("/openapi.json").persist_authorization(true))
 }
 
+/// The request interceptor that gives each "Try it out" of an idempotent operation a fresh
+/// `Idempotency-Key` (unless one is typed in).
+const IDEMPOTENCY_KEYS_JS: &str = include_str!("swagger/idempotency-keys.js");
+
+/// Swagger UI's start-up script with [`IDEMPOTENCY_KEYS_JS`] installed: the interceptor reads
+/// the loaded document to know which operations take a key.
+fn with_idempotency_keys(initializer: &[u8]) -> Vec<u8> {
+    let script = String::from_utf8_lossy(initializer).replacen(
+        "    plugins: [",
+        "    requestInterceptor: (request) => idempotencyKeyInterceptor(\n      \
+         window.ui.specSelectors.specJson().toJS(), freshIdempotencyKey)(request),\n    \
+         plugins: [",
+        1,
+    );
+    format!("{IDEMPOTENCY_KEYS_JS}\n{script}").into_bytes()
+}
+
 /// Serves Swagger UI's files under `/docs/`.
 #[handler]
 pub fn swagger_ui(
@@ -203,6 +220,9 @@ pub fn swagger_ui(
 ) -> poem::Result<Response> {
     let tail = req.uri().path().strip_prefix("/docs/").unwrap_or_default();
     match utoipa_swagger_ui::serve(tail, Arc::clone(&config)) {
+        Ok(Some(file)) if tail == "swagger-initializer.js" => Ok(Response::builder()
+            .header(header::CONTENT_TYPE, file.content_type)
+            .body(with_idempotency_keys(&file.bytes))),
         Ok(Some(file)) => Ok(Response::builder()
             .header(header::CONTENT_TYPE, file.content_type)
             .body(file.bytes.into_owned())),

@@ -115,6 +115,82 @@ async fn swagger_ui_loads_the_served_document_and_keeps_authorization() {
         initializer.contains("persistAuthorization"),
         "{initializer}"
     );
+    assert!(
+        initializer.contains("requestInterceptor: (request) => idempotencyKeyInterceptor("),
+        "Swagger UI is started with the Idempotency-Key interceptor: {initializer}"
+    );
+}
+
+/// Runs Swagger UI's served start-up script under Node.js (as a browser would run it, minus the
+/// page) and asks its request interceptor what it does to `requests`: the `Idempotency-Key`
+/// each one leaves with (`null`: none).
+fn idempotency_keys_swagger_would_send(
+    script: &str,
+    document: &Value,
+    requests: &Value,
+) -> Vec<Value> {
+    const HARNESS: &str = r#"
+        let input = "";
+        process.stdin.on("data", (chunk) => (input += chunk)).on("end", () => {
+            const { script, document, requests } = JSON.parse(input);
+            const window = {};
+            eval(script);
+            const intercept = idempotencyKeyInterceptor(document, freshIdempotencyKey);
+            const keys = requests.map((request) =>
+                intercept({ ...request, headers: { ...request.headers } }).headers["Idempotency-Key"] ?? null);
+            console.log(JSON.stringify(keys));
+        });
+    "#;
+    let mut node = std::process::Command::new("node")
+        .arg("-e")
+        .arg(HARNESS)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("this test runs Swagger UI's script under Node.js: install it (`apt-get install nodejs`; .ci/run does)");
+    let input = serde_json::json!({ "script": script, "document": document, "requests": requests });
+    std::io::Write::write_all(node.stdin.as_mut().unwrap(), input.to_string().as_bytes()).unwrap();
+    drop(node.stdin.take());
+    let output = node.wait_with_output().unwrap();
+    assert!(output.status.success(), "node failed");
+    serde_json::from_slice(&output.stdout).expect("the harness prints JSON")
+}
+
+#[tokio::test]
+async fn swagger_ui_sends_a_fresh_idempotency_key_with_each_try_unless_one_is_typed() {
+    let app = TestApp::spawn().await;
+    let script = app
+        .get("/docs/swagger-initializer.js")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let document: Value = app.get("/openapi.json").await.json().await.unwrap();
+    let create = serde_json::json!({ "url": "http://localhost:8080/api/v1/things", "method": "post", "headers": {} });
+
+    let keys = idempotency_keys_swagger_would_send(
+        &script,
+        &document,
+        &serde_json::json!([
+            create,
+            create,
+            { "url": "/api/v1/things", "method": "post", "headers": { "Idempotency-Key": "typed-1" } },
+            { "url": "/api/v1/things/0193", "method": "put", "headers": {} },
+            { "url": "/api/v1/auth/login", "method": "post", "headers": {} },
+            { "url": "/api/v1/things", "method": "get", "headers": {} },
+        ]),
+    );
+
+    let uuid = |key: &Value| key.as_str().and_then(|key| uuid::Uuid::parse_str(key).ok());
+    assert!(
+        uuid(&keys[0]).is_some() && uuid(&keys[1]).is_some(),
+        "{keys:?}"
+    );
+    assert_ne!(keys[0], keys[1], "each try gets its own key");
+    assert_eq!(keys[2], "typed-1", "a typed key is sent as typed");
+    assert!(uuid(&keys[3]).is_some(), "a replacement takes a key too");
+    assert_eq!(keys[4], Value::Null, "login takes no key");
+    assert_eq!(keys[5], Value::Null, "a read takes no key");
 }
 
 #[tokio::test]

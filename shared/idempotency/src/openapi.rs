@@ -132,7 +132,6 @@ fn document_idempotent(
                 "maxLength": 255,
                 "pattern": if key_required { REQUIRED_KEY_PATTERN } else { KEY_PATTERN },
             },
-            "example": "8e03978e-40d5-43e8-bc93-6894a57f9324"
         }));
     }
     let Some(responses) = operation
