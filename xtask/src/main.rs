@@ -1,0 +1,211 @@
+//! The project's own tasks: `cargo xtask <task>` (an alias in `.cargo/config.toml`), so nothing
+//! needs installing.
+//!
+//! - `rename <slug> "<Title>"`: turns a clone into your own service. The slug (`acme-orders`)
+//!   names it to machines (telemetry's `service_name`, the JWT issuer and audience), the title
+//!   (`Acme Orders`) to people (the OpenAPI title, the README, the sender of mails). Crate and
+//!   binary names stay `app`. It reads the current names from `config/default.toml`, so it can be
+//!   run again to rename once more.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+/// Every file that holds the service's name, relative to the workspace root.
+const NAMED_FILES: &[&str] = &[
+    "config/default.toml",
+    "README.md",
+    "openapi/openapi.json",
+    "app/src/docs.rs",
+    "modules/identity/src/settings.rs",
+    "shared/infra/src/mail.rs",
+    "shared/infra/src/settings.rs",
+    "shared/testing/src/smtp.rs",
+];
+
+fn main() -> anyhow::Result<()> {
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    match arguments.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["rename", slug, title] => {
+            let root = workspace_root();
+            let changed = rename(&root, &Name::new(slug, title)?)?;
+            println!(
+                "renamed to {title} ({slug}) in {} files; run `cargo test --workspace` to check",
+                changed.len()
+            );
+            Ok(())
+        }
+        _ => bail!(
+            "usage: cargo xtask rename <slug> \"<Title>\"   e.g. rename acme-orders \"Acme Orders\""
+        ),
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask/ sits in the workspace")
+        .to_path_buf()
+}
+
+/// A service's names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Name {
+    /// For machines: lower-case letters, digits and `-`.
+    slug: String,
+    /// For people.
+    title: String,
+}
+
+impl Name {
+    fn new(slug: &str, title: &str) -> anyhow::Result<Self> {
+        let slug_ok = slug.starts_with(|c: char| c.is_ascii_lowercase())
+            && slug
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && slug.len() <= 50;
+        if !slug_ok {
+            bail!(
+                "`{slug}`: the slug takes lower-case letters, digits and `-`, starting with a letter"
+            );
+        }
+        let title = title.trim();
+        if title.is_empty() || title.len() > 80 || title.contains(['"', '\\', '<', '>', '\n']) {
+            bail!(
+                "`{title}`: the title takes 1 to 80 characters, without quotes, backslashes, angle brackets or line breaks"
+            );
+        }
+        Ok(Self {
+            slug: slug.to_owned(),
+            title: title.to_owned(),
+        })
+    }
+
+    /// The names the workspace at `root` has now: its telemetry service name (the slug) and its
+    /// identity service name (the title), from `config/default.toml`.
+    fn current(root: &Path) -> anyhow::Result<Self> {
+        let config = std::fs::read_to_string(root.join("config/default.toml"))
+            .context("reading config/default.toml")?;
+        let value_of = |section: &str| -> anyhow::Result<String> {
+            let start = config
+                .find(&format!("[{section}]"))
+                .with_context(|| format!("config/default.toml has no [{section}]"))?;
+            config[start..]
+                .lines()
+                .find_map(|line| line.trim().strip_prefix("service_name = \""))
+                .and_then(|rest| rest.strip_suffix('"'))
+                .map(str::to_owned)
+                .with_context(|| format!("[{section}] has no service_name"))
+        };
+        Ok(Self {
+            slug: value_of("telemetry")?,
+            title: value_of("identity")?,
+        })
+    }
+}
+
+/// Renames the workspace at `root` to `new`; the files it changed.
+fn rename(root: &Path, new: &Name) -> anyhow::Result<Vec<PathBuf>> {
+    let old = Name::current(root)?;
+    let mut changed = Vec::new();
+    for relative in NAMED_FILES {
+        let path = root.join(relative);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        // The slug also prefixes the audience (`<slug>-api`); the title goes first so that a
+        // title containing the old slug is not rewritten twice.
+        let renamed = text
+            .replace(&old.title, "\u{0}TITLE\u{0}")
+            .replace(&old.slug, &new.slug)
+            .replace("\u{0}TITLE\u{0}", &new.title);
+        if renamed != text {
+            std::fs::write(&path, renamed).with_context(|| format!("writing {relative}"))?;
+            changed.push(path);
+        }
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (relative, text) in files {
+            let path = dir.path().join(relative);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    const CONFIG: &str = "[telemetry]\nservice_name = \"idempotent-service\"\n\n[auth]\nissuer = \"idempotent-service\"\naudience = \"idempotent-service-api\"\n\n[identity]\nservice_name = \"Idempotent Service\"\n";
+
+    #[test]
+    fn every_name_in_every_named_file_changes_and_nothing_else() {
+        let dir = workspace(&[
+            ("config/default.toml", CONFIG),
+            (
+                "README.md",
+                "# Idempotent Service\n\nIdempotency keys make retries safe.\n",
+            ),
+            (
+                "app/src/docs.rs",
+                "pub const TITLE: &str = \"Idempotent Service\";\n",
+            ),
+        ]);
+
+        rename(
+            dir.path(),
+            &Name::new("acme-orders", "Acme Orders").unwrap(),
+        )
+        .unwrap();
+
+        let config = std::fs::read_to_string(dir.path().join("config/default.toml")).unwrap();
+        assert!(config.contains("service_name = \"acme-orders\""));
+        assert!(config.contains("audience = \"acme-orders-api\""));
+        assert!(config.contains("service_name = \"Acme Orders\""));
+        let readme = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+        assert_eq!(
+            readme,
+            "# Acme Orders\n\nIdempotency keys make retries safe.\n"
+        );
+    }
+
+    #[test]
+    fn a_renamed_workspace_can_be_renamed_again() {
+        let dir = workspace(&[("config/default.toml", CONFIG)]);
+        rename(
+            dir.path(),
+            &Name::new("acme-orders", "Acme Orders").unwrap(),
+        )
+        .unwrap();
+
+        rename(
+            dir.path(),
+            &Name::new("acme-billing", "Acme Billing").unwrap(),
+        )
+        .unwrap();
+
+        assert_eq!(
+            Name::current(dir.path()).unwrap(),
+            Name::new("acme-billing", "Acme Billing").unwrap()
+        );
+    }
+
+    #[test]
+    fn names_a_config_file_could_not_hold_are_refused() {
+        for (slug, title) in [
+            ("Acme", "Acme"),
+            ("acme orders", "Acme"),
+            ("1acme", "Acme"),
+            ("acme", ""),
+            ("acme", "Acme \"Orders\""),
+            ("acme", "Acme <x>"),
+        ] {
+            assert!(Name::new(slug, title).is_err(), "{slug:?} {title:?}");
+        }
+    }
+}
