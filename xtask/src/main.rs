@@ -6,6 +6,10 @@
 //!   (`Acme Orders`) to people (the OpenAPI title, the README, the sender of mails). Crate and
 //!   binary names stay `app`. It reads the current names from `config/default.toml`, so it can be
 //!   run again to rename once more.
+//! - `new-module <name> --entity <Entity>`: a new entity module from the worked example, wired
+//!   in (see [`new_module`]).
+
+mod new_module;
 
 use std::path::{Path, PathBuf};
 
@@ -35,8 +39,18 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        ["new-module", name, "--entity", entity] => {
+            let module = new_module::ModuleName::new(name, entity)?;
+            new_module::new_module(&workspace_root(), &module)?;
+            println!(
+                "modules/{name} is wired in, with tests/e2e/{name}.rs and a [{name}] section; \
+                 run `cargo test --workspace`, then shape {entity} in modules/{name}/src/model.rs"
+            );
+            Ok(())
+        }
         _ => bail!(
-            "usage: cargo xtask rename <slug> \"<Title>\"   e.g. rename acme-orders \"Acme Orders\""
+            "usage:\n  cargo xtask rename <slug> \"<Title>\"                e.g. rename acme-orders \"Acme Orders\"\n  \
+             cargo xtask new-module <name> --entity <Entity>   e.g. new-module orders --entity Order"
         ),
     }
 }

@@ -104,8 +104,10 @@ pub trait Module {
     const NAME: &'static str;
     /// The module's settings (`[NAME]` in the settings files).
     type Settings: DeserializeOwned + Default;
-    /// The module's operations.
-    type Api: poem_openapi::OpenApi + 'static;
+    /// The module's operations. Each unsafe one declares its idempotency intent
+    /// (`#[idempotency::intents]` on the API's impl): a module that forgets does not build, and
+    /// says so in its own crate rather than in the host.
+    type Api: poem_openapi::OpenApi + idempotency::intent::DeclaredIntents + 'static;
 
     /// Schema changes, applied at start-up in version order.
     fn migrations() -> &'static [Migration];
