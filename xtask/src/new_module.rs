@@ -226,8 +226,8 @@ fn insert_after_line(text: &str, line: &str, insert: &str) -> anyhow::Result<Str
 fn insert_after_last(text: &str, prefix: &str, insert: &str) -> anyhow::Result<String> {
     let last = text
         .lines()
-        .filter(|line| line.starts_with(prefix))
-        .last()
+        .rev()
+        .find(|line| line.starts_with(prefix))
         .with_context(|| format!("no line starting `{prefix}`"))?
         .to_owned();
     insert_after_line(text, &last, insert)
