@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use idempotency::openapi::{Declaration, UNSAFE_METHODS};
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Redirect};
 use poem::{IntoResponse, Request, Response, handler};
@@ -246,42 +247,37 @@ pub fn intent_inventory(document: &Value) -> String {
     let mut rows = Vec::new();
     if let Some(paths) = document["paths"].as_object() {
         for (path, item) in paths {
-            for method in ["post", "put", "patch", "delete"] {
+            for method in UNSAFE_METHODS {
                 let Some(operation) = item.get(method) else {
                     continue;
                 };
-                let declaration = &operation["x-idempotency"];
-                let (intent, why) = match declaration["intent"].as_str() {
-                    Some("idempotent") => (
+                let (intent, why) = match Declaration::of(operation) {
+                    Some(Ok(Declaration::Idempotent {
+                        retention,
+                        key_required,
+                        on_store_failure,
+                        transactional,
+                    })) => (
                         "idempotent",
                         format!(
-                            "replayed for {}{}{}{}",
-                            declaration["retention"].as_str().unwrap_or("?"),
-                            if declaration["transactional"] == true {
+                            "replayed for {retention}{}{}{}",
+                            if transactional {
                                 "; transactional (the answer is committed with the effect)"
                             } else {
                                 ""
                             },
-                            if declaration["keyRequired"] == true {
-                                "; key required"
-                            } else {
-                                ""
-                            },
-                            if declaration["onStoreFailure"] == "reject" {
+                            if key_required { "; key required" } else { "" },
+                            if on_store_failure == "reject" {
                                 "; fails closed (503) when the store is down"
                             } else {
                                 ""
                             }
                         ),
                     ),
-                    Some("non-idempotent") => (
-                        "non-idempotent",
-                        declaration["justification"]
-                            .as_str()
-                            .unwrap_or_default()
-                            .to_owned(),
-                    ),
-                    _ => ("**undeclared**", String::new()),
+                    Some(Ok(Declaration::NonIdempotent { justification })) => {
+                        ("non-idempotent", justification)
+                    }
+                    None | Some(Err(_)) => ("**undeclared**", String::new()),
                 };
                 rows.push(format!(
                     "| `{}` | `{} {path}` | {intent} | {why} |",

@@ -13,11 +13,56 @@
 
 use serde_json::{Map, Value, json};
 
+use serde::{Deserialize, Serialize};
+
 use crate::intent::{Intent, OnStoreFailure, OperationIntent};
 use crate::settings::IdempotencySettings;
 
 /// The methods whose operations must declare an intent.
 pub const UNSAFE_METHODS: [&str; 4] = ["post", "put", "patch", "delete"];
+
+/// The OpenAPI extension that states an operation's declared intent.
+pub const EXTENSION: &str = "x-idempotency";
+
+/// What [`EXTENSION`] holds: the one shape the document, its readers (the README inventory, the
+/// intent gate) and clients share.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "intent")]
+pub enum Declaration {
+    #[serde(rename = "idempotent", rename_all = "camelCase")]
+    Idempotent {
+        /// How long an answer is replayed (ISO 8601 duration, e.g. `PT24H`).
+        #[serde(default)]
+        retention: String,
+        #[serde(default)]
+        key_required: bool,
+        /// `execute` (fail open) or `reject` (503) when the store is down.
+        #[serde(default)]
+        on_store_failure: String,
+        /// The answer is committed with the operation's effect.
+        #[serde(default)]
+        transactional: bool,
+    },
+    #[serde(rename = "non-idempotent")]
+    NonIdempotent {
+        #[serde(default)]
+        justification: String,
+    },
+}
+
+impl Declaration {
+    /// The declaration `operation` (an OpenAPI operation object) carries: `None` without one, an
+    /// error for one of another shape.
+    pub fn of(operation: &Value) -> Option<Result<Self, serde_json::Error>> {
+        operation
+            .get(EXTENSION)
+            .map(|value| serde_json::from_value(value.clone()))
+    }
+
+    fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
 
 /// Adds the declarations to `document` (an OpenAPI 3 document as JSON).
 pub fn document_intents(
@@ -47,10 +92,10 @@ pub fn document_intents(
                     document_idempotent(operation, declared.intent, settings);
                 }
                 Intent::NonIdempotent { justification } => {
-                    operation.insert(
-                        "x-idempotency".into(),
-                        json!({ "intent": "non-idempotent", "justification": justification }),
-                    );
+                    let declaration = Declaration::NonIdempotent {
+                        justification: justification.to_owned(),
+                    };
+                    operation.insert(EXTENSION.into(), declaration.to_value());
                 }
             }
         }
@@ -78,17 +123,13 @@ fn document_idempotent(
     else {
         return;
     };
-    let retention = settings.retention_iso8601();
-    operation.insert(
-        "x-idempotency".into(),
-        json!({
-            "intent": "idempotent",
-            "retention": retention,
-            "keyRequired": key_required,
-            "onStoreFailure": on_store_failure.as_str(),
-            "transactional": transactional,
-        }),
-    );
+    let declaration = Declaration::Idempotent {
+        retention: settings.retention_iso8601(),
+        key_required,
+        on_store_failure: on_store_failure.as_str().to_owned(),
+        transactional,
+    };
+    operation.insert(EXTENSION.into(), declaration.to_value());
     let description = format!(
         "Makes this request safe to retry. Send a unique value per operation (at most 255 visible \
          ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. \

@@ -24,9 +24,9 @@
 //!    store: it is refused, not scoped to an anonymous caller (then the same request is sent with
 //!    `bearer_token` for check 2).
 
+use idempotency::openapi::{Declaration, UNSAFE_METHODS};
 use serde_json::Value;
 
-const UNSAFE: [&str; 4] = ["post", "put", "patch", "delete"];
 const METHODS: [&str; 7] = ["get", "head", "options", "post", "put", "patch", "delete"];
 
 /// Counters of the running service that rise when the idempotency guard works.
@@ -79,7 +79,7 @@ pub async fn check_idempotency_intents(
                 "Idempotency-Key",
                 format!("intent-gate-{}", crate::unique_suffix()),
             );
-            if UNSAFE.contains(&operation.method.as_str()) && operation.method != "delete" {
+            if UNSAFE_METHODS.contains(&operation.method.as_str()) && operation.method != "delete" {
                 request = request.json(&serde_json::json!({}));
             }
             request
@@ -190,29 +190,32 @@ fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
                             .as_str()
                             .is_some_and(|n| n.eq_ignore_ascii_case("Idempotency-Key"))
                 });
-            let declaration = &operation["x-idempotency"];
-            let intent = declaration["intent"].as_str();
-            let is_unsafe = UNSAFE.contains(&method);
-            match intent {
+            let declaration = Declaration::of(operation);
+            let is_unsafe = UNSAFE_METHODS.contains(&method);
+            let (idempotent, transactional) = match &declaration {
+                Some(Ok(Declaration::Idempotent { transactional, .. })) => (true, *transactional),
+                _ => (false, false),
+            };
+            match &declaration {
                 None if is_unsafe => {
                     failures.push(format!("{name}: declares no idempotency intent"))
                 }
                 None => {}
-                Some("idempotent") if !has_header => failures.push(format!(
+                Some(Ok(Declaration::Idempotent { .. })) if !has_header => failures.push(format!(
                     "{name}: declared idempotent but does not document the Idempotency-Key header"
                 )),
-                Some("idempotent") => {}
-                Some("non-idempotent") => {
-                    let justification = declaration["justification"].as_str().unwrap_or_default();
-                    if justification.trim().is_empty() {
-                        failures.push(format!(
-                            "{name}: declared non-idempotent without a justification"
-                        ));
-                    }
+                Some(Ok(Declaration::Idempotent { .. })) => {}
+                Some(Ok(Declaration::NonIdempotent { justification }))
+                    if justification.trim().is_empty() =>
+                {
+                    failures.push(format!(
+                        "{name}: declared non-idempotent without a justification"
+                    ))
                 }
-                Some(other) => failures.push(format!("{name}: unknown intent `{other}`")),
+                Some(Ok(Declaration::NonIdempotent { .. })) => {}
+                Some(Err(err)) => failures.push(format!("{name}: unknown intent ({err})")),
             }
-            if has_header && intent != Some("idempotent") {
+            if has_header && !idempotent {
                 failures.push(format!(
                     "{name}: documents the Idempotency-Key header but is not declared idempotent"
                 ));
@@ -221,9 +224,8 @@ fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
                 method: method.to_owned(),
                 path: path.clone(),
                 name,
-                declared_idempotent: intent == Some("idempotent"),
-                declared_transactional: intent == Some("idempotent")
-                    && declaration["transactional"] == Value::Bool(true),
+                declared_idempotent: idempotent,
+                declared_transactional: transactional,
                 secured: operation["security"]
                     .as_array()
                     .is_some_and(|requirements| !requirements.is_empty()),
