@@ -87,8 +87,9 @@ pub struct PublishVersionInput {
         pattern = r"^[^\x00]*[^\x00\s][^\x00]*$"
     ))]
     pub body: StrictString,
-    /// When the version takes effect (RFC 3339). Absent, or a time already past: at once (the
-    /// stored `effectiveAt` is then the publication time).
+    /// When the version takes effect (RFC 3339). Absent, `null`, or a time already past: at
+    /// once (the stored `effectiveAt` is then the publication time).
+    #[oai(nullable)]
     pub effective_at: Option<OffsetDateTime>,
 }
 
