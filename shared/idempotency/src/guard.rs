@@ -208,17 +208,6 @@ pub fn idempotent<E: Endpoint + 'static>(endpoint: E) -> Guard<E> {
     guard(endpoint, GuardOptions::default())
 }
 
-/// Wraps an operation that refuses requests without a key.
-pub fn idempotent_key_required<E: Endpoint + 'static>(endpoint: E) -> Guard<E> {
-    guard(
-        endpoint,
-        GuardOptions {
-            key_required: true,
-            ..GuardOptions::default()
-        },
-    )
-}
-
 /// Wraps an operation with explicit options.
 pub fn guard<E: Endpoint + 'static>(endpoint: E, options: GuardOptions) -> Guard<E> {
     Guard {

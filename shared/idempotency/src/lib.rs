@@ -1,5 +1,5 @@
 //! HTTP request idempotency via client-supplied `Idempotency-Key` headers, for poem-openapi
-//! operations (the Rust implementation of ADR-017, with the gaps it admits closed).
+//! operations (the decision of docs/adr/0003, with the gaps of the one it ports closed).
 //!
 //! It owns:
 //! - [`key`]: parsing the header, scoping a key to (caller, method, route template), and
@@ -41,7 +41,7 @@ pub use idempotency_macros::intents;
 pub use durable::{DurableOutcomes, OutcomeRecorder, PreparedOutcome, Recorded};
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
-    idempotent, idempotent_key_required,
+    idempotent,
 };
 pub use metrics::MetricsSnapshot;
 pub use settings::IdempotencySettings;

@@ -106,11 +106,6 @@ impl Telemetry {
         Ok((telemetry, Box::new(subscriber)))
     }
 
-    /// Whether traces and metrics are exported.
-    pub fn exporting(&self) -> bool {
-        self.tracer_provider.is_some()
-    }
-
     /// Flushes and stops the exporters, and says what could not be flushed (the caller prints
     /// it: by then the log pipeline may itself be gone). Runs on a blocking thread because the
     /// OTLP/HTTP client is the blocking one (the async one needs a reactor inside the batch

@@ -13,10 +13,9 @@ use crate::problem::{PROBLEM_JSON, Problem};
 /// Result of an application operation.
 pub type AppResult<T> = Result<T, AppError>;
 
-/// What can go wrong in a use case, independent of HTTP.
-///
-/// The mapping to a status and a problem body lives in [`AppError::to_problem`] and nowhere
-/// else. Internal errors are logged in full and answered as a bare 500: their text never
+/// What can go wrong in a use case. Its variants name situations, not statuses; the one
+/// mapping to a status and a problem body is [`AppError::status`] and [`AppError::to_problem`],
+/// and nothing else maps errors to HTTP. Internal errors are logged in full and answered as a bare 500: their text never
 /// reaches the client.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {

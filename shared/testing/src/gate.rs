@@ -17,7 +17,7 @@
 //!    give a non-blank justification; no other operation lists the header;
 //! 2. in the running service, a request with a key to an operation the document calls
 //!    idempotent goes through the guard (the store records a claim), and a request to any other
-//!    operation does not. Declared intent is thereby verified intent, which ADR-017's gate is not;
+//!    operation does not. Declared intent is thereby verified intent, which the original decision's gate was not (docs/adr/0004);
 //! 3. an operation the document calls transactional (`x-idempotency.transactional`) looks for
 //!    a committed outcome in the database when it wins a claim, and no other operation does;
 //! 4. for an operation the document secures, a keyed request *without* a token never reaches the

@@ -1,4 +1,4 @@
-//! Behaviour 8: the Redis backend spends one round trip per replay and two per first
+//! The Redis backend spends one round trip per replay and two per first
 //! execution, counted by Redis itself; and both backends behave the same.
 
 use std::collections::HashMap;

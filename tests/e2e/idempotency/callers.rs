@@ -1,4 +1,4 @@
-//! Behaviour 3b: a key's caller is the one the authentication step proved, the very caller the
+//! A key's caller is the one the authentication step proved, the very caller the
 //! handler sees, however the client spells the scheme; an unproven request to a secured
 //! operation is refused before the store, never filed under an anonymous scope.
 

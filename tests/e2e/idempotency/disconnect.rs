@@ -1,4 +1,4 @@
-//! Behaviour 11: a claimed execution runs to the end whatever its client does. A client that
+//! A claimed execution runs to the end whatever its client does. A client that
 //! resets its TCP connection or its HTTP/2 stream (the moment clients retry) does not leave a
 //! claim nobody renews: the retry waits for the response and gets it replayed. Shutdown waits
 //! for such executions too.

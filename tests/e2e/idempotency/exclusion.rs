@@ -1,4 +1,4 @@
-//! Behaviour 7: two duplicates never both execute, and a slow or crashed original is handled.
+//! Two duplicates never both execute, and a slow or crashed original is handled.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Behaviour 9: store faults fail open, are counted, and guarding resumes when Redis returns.
+//! Store faults fail open, are counted, and guarding resumes when Redis returns.
 
 use e2e::{RedisChoice, TestApp, WithIdempotencyKey, is_replay};
 use reqwest::{Method, StatusCode};

@@ -1,4 +1,4 @@
-//! Behaviour 4: a key is bound to the request's payload.
+//! A key is bound to the request's payload.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! The idempotency layer, behaviour by behaviour (ADR-017 and the gaps it admits), against the
+//! The idempotency layer, behaviour by behaviour (docs/adr/0003 and the gaps it closes), against the
 //! real service. Fixture operations under `/api/v1/fixtures/idem` count their executions.
 
 mod backends;

@@ -1,4 +1,4 @@
-//! Behaviour 10: every outcome is counted.
+//! Every outcome is counted.
 
 use e2e::WithIdempotencyKey;
 use idempotency::MetricsSnapshot;

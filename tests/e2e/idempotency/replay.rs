@@ -1,4 +1,4 @@
-//! Behaviour 5: a replay reproduces the stored response and says it is one.
+//! A replay reproduces the stored response and says it is one.
 
 use e2e::{RedisChoice, TestApp, WithIdempotencyKey, is_replay};
 use reqwest::{Method, StatusCode};

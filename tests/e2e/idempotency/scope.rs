@@ -1,4 +1,4 @@
-//! Behaviour 3: a key is scoped to the caller, the method and the route template.
+//! A key is scoped to the caller, the method and the route template.
 
 use e2e::{WithIdempotencyKey, is_replay};
 use reqwest::{Method, StatusCode};

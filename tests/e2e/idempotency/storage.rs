@@ -1,4 +1,4 @@
-//! Behaviour 6: only deterministic success shapes are stored; anything else frees the key.
+//! Only deterministic success shapes are stored; anything else frees the key.
 
 use e2e::{RedisChoice, TestApp, WithIdempotencyKey, is_replay};
 use reqwest::{Method, StatusCode};

@@ -2,7 +2,7 @@
 //!
 //! The actions live on [`UsersAdminBase`], a reusable building block that declares no
 //! idempotency intent: whichever API serves them declares it next to its operations, as
-//! [`AdminApi`] does below (ADR-017's consumer-declared admin base). The intent gate checks what
+//! [`AdminApi`] does below (the consumer-declared base of docs/adr/0004). The intent gate checks what
 //! is actually served.
 
 use std::sync::Arc;
