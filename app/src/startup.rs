@@ -329,26 +329,27 @@ fn instance_id() -> String {
 
 /// The access-token keys `[auth]` describes.
 pub fn token_keys(auth: &AuthSettings) -> anyhow::Result<TokenVerifier> {
+    use infra::settings::JwtAlgorithm;
     use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey};
     let private = auth.private_key_pem.expose().as_bytes();
     let public = auth.public_key_pem.as_bytes();
-    let (algorithm, encoding, decoding) = match auth.algorithm.as_str() {
-        "EdDSA" => (
+    let (algorithm, encoding, decoding) = match auth.algorithm {
+        JwtAlgorithm::EdDSA => (
             Algorithm::EdDSA,
             EncodingKey::from_ed_pem(private),
             DecodingKey::from_ed_pem(public),
         ),
-        "RS256" => (
+        JwtAlgorithm::RS256 => (
             Algorithm::RS256,
             EncodingKey::from_rsa_pem(private),
             DecodingKey::from_rsa_pem(public),
         ),
-        "ES256" => (
+        JwtAlgorithm::ES256 => (
             Algorithm::ES256,
             EncodingKey::from_ec_pem(private),
             DecodingKey::from_ec_pem(public),
         ),
-        _ => {
+        JwtAlgorithm::HS256 => {
             return TokenVerifier::hs256(
                 auth.jwt_secret.expose().as_bytes(),
                 &auth.issuer,

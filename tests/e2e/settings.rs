@@ -118,3 +118,11 @@ fn an_unknown_forwarding_header_names_its_key() {
 
     assert!(error.contains("server.forwarded_header"), "{error}");
 }
+
+#[test]
+fn an_unknown_signing_algorithm_names_its_key() {
+    let message = load_error(Environment::Test, &[("auth.algorithm", "HS512")]);
+
+    assert!(message.contains("auth.algorithm"), "{message}");
+    assert!(message.contains("HS512"), "{message}");
+}

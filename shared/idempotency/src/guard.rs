@@ -658,7 +658,9 @@ async fn storable(response: Response, max_bytes: usize) -> poem::Result<Storable
     let body = Body::from(boxed);
     let replayable = match (exact_size, content_type.as_deref()) {
         (Some(0), None) => true,
-        (Some(size), Some(content_type)) => size as usize <= max_bytes && is_json(content_type),
+        (Some(size), Some(content_type)) => {
+            size as usize <= max_bytes && crate::key::is_json(content_type)
+        }
         _ => false,
     };
     if !replayable {
@@ -670,16 +672,6 @@ async fn storable(response: Response, max_bytes: usize) -> poem::Result<Storable
         stored,
         Response::from_parts(parts, Body::from(bytes)),
     ))
-}
-
-fn is_json(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json" || essence.ends_with("+json")
 }
 
 fn header_string(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {

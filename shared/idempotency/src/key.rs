@@ -225,7 +225,7 @@ impl fmt::Debug for Fingerprint {
 
 /// `application/json` or any `+json` structured syntax suffix (`application/problem+json`),
 /// case-insensitively and ignoring parameters such as `charset`.
-fn is_json(content_type: &str) -> bool {
+pub(crate) fn is_json(content_type: &str) -> bool {
     let essence = content_type
         .split(';')
         .next()

@@ -187,12 +187,29 @@ impl TelemetrySettings {
     }
 }
 
+/// How access tokens are signed: `HS256` with a shared secret (`auth.jwt_secret`), or a key pair
+/// (`auth.private_key_pem`, `auth.public_key_pem`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum JwtAlgorithm {
+    HS256,
+    EdDSA,
+    RS256,
+    ES256,
+}
+
+impl JwtAlgorithm {
+    /// Signed with a private key, checked with its public key.
+    pub fn is_asymmetric(self) -> bool {
+        self != Self::HS256
+    }
+}
+
 /// `[auth]`: access-token signing and checking.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuthSettings {
     /// `HS256` (with `jwt_secret`), or `EdDSA`, `RS256`, `ES256` (with the PEM keys).
-    pub algorithm: String,
+    pub algorithm: JwtAlgorithm,
     pub jwt_secret: Secret,
     /// PEM private key for asymmetric algorithms (signs tokens).
     pub private_key_pem: Secret,
@@ -382,37 +399,28 @@ impl Settings {
             }
         }
         let secret = self.auth.jwt_secret.expose();
-        match self.auth.algorithm.as_str() {
-            "HS256" if secret.len() < 32 => {
+        if self.auth.algorithm == JwtAlgorithm::HS256 && secret.len() < 32 {
+            return Err(SettingsError::invalid(
+                "auth.jwt_secret",
+                "must be at least 32 bytes long",
+            ));
+        }
+        if self.auth.algorithm.is_asymmetric() {
+            if self.auth.private_key_pem.expose().trim().is_empty() {
                 return Err(SettingsError::invalid(
-                    "auth.jwt_secret",
-                    "must be at least 32 bytes long",
+                    "auth.private_key_pem",
+                    "an asymmetric auth.algorithm needs the PEM private key",
                 ));
             }
-            "HS256" => {}
-            "EdDSA" | "RS256" | "ES256" => {
-                if self.auth.private_key_pem.expose().trim().is_empty() {
-                    return Err(SettingsError::invalid(
-                        "auth.private_key_pem",
-                        "an asymmetric auth.algorithm needs the PEM private key",
-                    ));
-                }
-                if self.auth.public_key_pem.trim().is_empty() {
-                    return Err(SettingsError::invalid(
-                        "auth.public_key_pem",
-                        "an asymmetric auth.algorithm needs the PEM public key",
-                    ));
-                }
-            }
-            other => {
+            if self.auth.public_key_pem.trim().is_empty() {
                 return Err(SettingsError::invalid(
-                    "auth.algorithm",
-                    format!("`{other}` is not one of HS256, EdDSA, RS256, ES256"),
+                    "auth.public_key_pem",
+                    "an asymmetric auth.algorithm needs the PEM public key",
                 ));
             }
         }
         if self.environment == Environment::Production
-            && self.auth.algorithm == "HS256"
+            && self.auth.algorithm == JwtAlgorithm::HS256
             && secret == DEVELOPMENT_JWT_SECRET
         {
             return Err(SettingsError::invalid(
