@@ -9,7 +9,7 @@ pub mod fixtures;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use infra::settings::{Environment, Settings};
-use kernel::{AccessTokenClaims, TokenVerifier};
+use kernel::{AccessTokenClaims, AccessTokenKeys};
 use poem_openapi::OpenApi;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -249,7 +249,7 @@ impl TestApp {
 
     fn sign_token(&self, subject: &str, issued_at: u64, expires_at: u64) -> String {
         let auth = &self.settings.auth;
-        let verifier = TokenVerifier::hs256(
+        let verifier = AccessTokenKeys::hs256(
             auth.jwt_secret.expose().as_bytes(),
             &auth.issuer,
             &auth.audience,
@@ -327,7 +327,7 @@ fn unix_now() -> u64 {
 /// the service's: what a forger would send.
 pub fn forged_token(settings: &Settings, subject: &str) -> String {
     let auth = &settings.auth;
-    TokenVerifier::hs256(
+    AccessTokenKeys::hs256(
         b"an-attackers-own-key-an-attackers-own-key",
         &auth.issuer,
         &auth.audience,

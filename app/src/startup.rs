@@ -24,7 +24,7 @@ use infra::redis::AtStartup;
 use infra::revocation::Revocations;
 use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
 use infra::{Database, Migration};
-use kernel::{Authenticator, TokenVerifier};
+use kernel::{AccessTokenKeys, Authenticator};
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{CatchPanic, Cors, SetHeader};
 use poem::{EndpointExt, Route, Server, get};
@@ -328,7 +328,7 @@ fn instance_id() -> String {
 }
 
 /// The access-token keys `[auth]` describes.
-pub fn token_keys(auth: &AuthSettings) -> anyhow::Result<TokenVerifier> {
+pub fn token_keys(auth: &AuthSettings) -> anyhow::Result<AccessTokenKeys> {
     use infra::settings::JwtAlgorithm;
     use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey};
     let private = auth.private_key_pem.expose().as_bytes();
@@ -350,7 +350,7 @@ pub fn token_keys(auth: &AuthSettings) -> anyhow::Result<TokenVerifier> {
             DecodingKey::from_ec_pem(public),
         ),
         JwtAlgorithm::HS256 => {
-            return TokenVerifier::hs256(
+            return AccessTokenKeys::hs256(
                 auth.jwt_secret.expose().as_bytes(),
                 &auth.issuer,
                 &auth.audience,
@@ -358,7 +358,7 @@ pub fn token_keys(auth: &AuthSettings) -> anyhow::Result<TokenVerifier> {
             .context("auth.jwt_secret: not a usable signing key");
         }
     };
-    Ok(TokenVerifier::with_keys(
+    Ok(AccessTokenKeys::with_keys(
         algorithm,
         encoding.context("auth.private_key_pem: not a PEM key for auth.algorithm")?,
         decoding.context("auth.public_key_pem: not a PEM key for auth.algorithm")?,

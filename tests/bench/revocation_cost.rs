@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use kernel::revocation::{RevokedSessions, unix_now_ms};
-use kernel::{AccessTokenClaims, Authentication, Authenticator, TokenVerifier};
+use kernel::{AccessTokenClaims, AccessTokenKeys, Authentication, Authenticator};
 use poem::http::{HeaderMap, HeaderValue, header};
 
 /// Live revoked sessions in the large set.
@@ -38,7 +38,7 @@ impl RevocationCost {
 }
 
 pub async fn measure() -> anyhow::Result<RevocationCost> {
-    let tokens = Arc::new(TokenVerifier::hs256(
+    let tokens = Arc::new(AccessTokenKeys::hs256(
         b"bench-only-secret-0123456789abcdef",
         "bench",
         "bench",

@@ -4,7 +4,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use e2e::{TestApp, WithIdempotencyKey, assert_problem, is_replay};
-use kernel::{AccessTokenClaims, TokenVerifier};
+use kernel::{AccessTokenClaims, AccessTokenKeys};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use testing::database::TestDatabase;
@@ -27,7 +27,7 @@ fn admin_token(app: &TestApp, subject: &str) -> String {
         .duration_since(UNIX_EPOCH)
         .expect("clock")
         .as_secs();
-    TokenVerifier::hs256(
+    AccessTokenKeys::hs256(
         auth.jwt_secret.expose().as_bytes(),
         &auth.issuer,
         &auth.audience,

@@ -667,3 +667,45 @@ async fn an_unknown_sort_is_a_400_problem() {
 
     assert_problem(response, StatusCode::BAD_REQUEST).await;
 }
+
+#[tokio::test]
+async fn a_registered_user_keeps_a_thing_with_the_token_login_gave() {
+    let identity = crate::identity::Identity::spawn().await;
+    let alice = identity.signed_in("alice@example.com").await;
+    let app = &identity.app;
+    let call = |method: Method, path: &str| app.request(method, path).bearer_auth(&alice.access);
+
+    let created = call(Method::POST, "/api/v1/things")
+        .json(&json!({ "name": "lamp" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let path = created.headers()["location"].to_str().unwrap().to_owned();
+    let etag = created.headers()["etag"].to_str().unwrap().to_owned();
+    let renamed = call(Method::PUT, &path)
+        .header("if-match", &etag)
+        .json(&json!({ "name": "desk lamp" }))
+        .send()
+        .await
+        .unwrap();
+    let read: Value = call(Method::GET, &path)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let new_etag = renamed.headers()["etag"].to_str().unwrap().to_owned();
+    let deleted = call(Method::DELETE, &path)
+        .header("if-match", &new_etag)
+        .send()
+        .await
+        .unwrap();
+    let gone = call(Method::GET, &path).send().await.unwrap();
+
+    assert_eq!(renamed.status(), StatusCode::OK);
+    assert_eq!(read["name"], "desk lamp");
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    assert_problem(gone, StatusCode::NOT_FOUND).await;
+}

@@ -8,7 +8,7 @@ use infra::database::now_ms;
 use infra::mail::Mailer;
 use infra::revocation::Revocations;
 use kernel::{
-    AccessTokenClaims, AppError, AppResult, PageRequest, Principal, RequestContext, TokenVerifier,
+    AccessTokenClaims, AccessTokenKeys, AppError, AppResult, PageRequest, Principal, RequestContext,
 };
 
 use crate::domain::{
@@ -63,7 +63,7 @@ pub struct TokenPair {
 pub struct IdentityService {
     repository: IdentityRepository,
     hasher: PasswordHasher,
-    tokens: Arc<TokenVerifier>,
+    tokens: Arc<AccessTokenKeys>,
     access_token_ttl: Duration,
     settings: IdentitySettings,
     links: LinkMailer,
@@ -76,7 +76,7 @@ impl IdentityService {
     pub fn new(
         repository: IdentityRepository,
         hasher: PasswordHasher,
-        tokens: Arc<TokenVerifier>,
+        tokens: Arc<AccessTokenKeys>,
         access_token_ttl: Duration,
         settings: IdentitySettings,
         mailer: Arc<dyn Mailer>,

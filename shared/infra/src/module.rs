@@ -14,7 +14,7 @@ use kernel::AppResult;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use kernel::TokenVerifier;
+use kernel::AccessTokenKeys;
 use redis::aio::ConnectionManager;
 use serde::de::DeserializeOwned;
 
@@ -31,7 +31,7 @@ pub struct ModuleContext {
     pub database: Database,
     /// Present when `redis.url` is set.
     pub redis: Option<ConnectionManager>,
-    pub tokens: Arc<TokenVerifier>,
+    pub tokens: Arc<AccessTokenKeys>,
     /// Outgoing mail: SMTP when `mail.smtp_url` is set, else the development log mailer.
     pub mailer: Arc<dyn Mailer>,
     /// Fixed-window limits, shared through Redis when it is configured.

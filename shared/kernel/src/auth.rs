@@ -54,7 +54,7 @@ pub struct AccessTokenClaims {
 pub struct InvalidToken;
 
 /// The keys and rules for issuing and verifying access tokens.
-pub struct TokenVerifier {
+pub struct AccessTokenKeys {
     algorithm: Algorithm,
     encoding: EncodingKey,
     decoding: DecodingKey,
@@ -63,10 +63,10 @@ pub struct TokenVerifier {
     audience: String,
 }
 
-impl std::fmt::Debug for TokenVerifier {
+impl std::fmt::Debug for AccessTokenKeys {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Keys are secrets: never printed.
-        f.debug_struct("TokenVerifier")
+        f.debug_struct("AccessTokenKeys")
             .field("algorithm", &self.algorithm)
             .field("issuer", &self.issuer)
             .field("audience", &self.audience)
@@ -74,7 +74,7 @@ impl std::fmt::Debug for TokenVerifier {
     }
 }
 
-impl TokenVerifier {
+impl AccessTokenKeys {
     /// HS256 with a shared secret.
     pub fn hs256(
         secret: &[u8],
@@ -206,12 +206,12 @@ impl Authentication {
 /// memory, so a normal request costs no round trip for it.
 #[derive(Debug, Clone)]
 pub struct Authenticator {
-    tokens: Arc<TokenVerifier>,
+    tokens: Arc<AccessTokenKeys>,
     revoked: Arc<RevokedSessions>,
 }
 
 impl Authenticator {
-    pub fn new(tokens: Arc<TokenVerifier>, revoked: Arc<RevokedSessions>) -> Self {
+    pub fn new(tokens: Arc<AccessTokenKeys>, revoked: Arc<RevokedSessions>) -> Self {
         Self { tokens, revoked }
     }
 
@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn a_signed_token_verifies_to_its_principal() {
         let verifier =
-            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
+            AccessTokenKeys::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
                 .unwrap();
         let token = verifier.sign(&claims(now())).unwrap();
         let principal = verifier.verify(&token).unwrap();
@@ -366,13 +366,13 @@ mod tests {
     #[test]
     fn a_token_for_another_audience_or_key_is_refused() {
         let verifier =
-            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
+            AccessTokenKeys::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
                 .unwrap();
         let other_audience =
-            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "elsewhere")
+            AccessTokenKeys::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "elsewhere")
                 .unwrap();
         let other_key =
-            TokenVerifier::hs256(b"fedcba9876543210fedcba9876543210", "issuer", "audience")
+            AccessTokenKeys::hs256(b"fedcba9876543210fedcba9876543210", "issuer", "audience")
                 .unwrap();
         let token = verifier.sign(&claims(now())).unwrap();
         assert!(other_audience.verify(&token).is_err());
@@ -382,7 +382,7 @@ mod tests {
     #[test]
     fn an_expired_token_is_refused() {
         let verifier =
-            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
+            AccessTokenKeys::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
                 .unwrap();
         let token = verifier.sign(&claims(now() - 3_600)).unwrap();
         assert!(verifier.verify(&token).is_err());
@@ -456,7 +456,7 @@ mod tests {
     #[tokio::test]
     async fn the_authenticator_proves_refuses_or_leaves_anonymous() {
         let tokens = Arc::new(
-            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
+            AccessTokenKeys::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
                 .unwrap(),
         );
         let authenticator = Authenticator::new(Arc::clone(&tokens), Arc::default());
@@ -479,7 +479,7 @@ mod tests {
     #[tokio::test]
     async fn a_valid_token_of_a_revoked_session_is_refused() {
         let tokens = Arc::new(
-            TokenVerifier::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
+            AccessTokenKeys::hs256(b"0123456789abcdef0123456789abcdef", "issuer", "audience")
                 .unwrap(),
         );
         let revoked = Arc::new(RevokedSessions::new());

@@ -30,7 +30,8 @@ pub mod strict_string;
 pub const API_PREFIX: &str = "/api/v1";
 
 pub use auth::{
-    AccessTokenClaims, Authentication, Authenticator, BearerAuth, Principal, Refusal, TokenVerifier,
+    AccessTokenClaims, AccessTokenKeys, Authentication, Authenticator, BearerAuth, Principal,
+    Refusal,
 };
 pub use client::{ClientAddress, ClientAddressResolver, ForwardedHeader, client_address};
 pub use context::RequestContext;

@@ -1,7 +1,7 @@
 //! Refresh rotation, reuse detection, and access-token validation.
 
 use e2e::assert_problem;
-use kernel::{AccessTokenClaims, TokenVerifier};
+use kernel::{AccessTokenClaims, AccessTokenKeys};
 use reqwest::StatusCode;
 
 use super::{Identity, tokens};
@@ -108,7 +108,7 @@ fn b64url(bytes: &[u8]) -> String {
 
 /// Signs `claims` with HS256 and `secret`.
 fn hs256(secret: &[u8], claims: &AccessTokenClaims) -> String {
-    TokenVerifier::hs256(secret, &claims.iss, &claims.aud)
+    AccessTokenKeys::hs256(secret, &claims.iss, &claims.aud)
         .unwrap()
         .sign(claims)
         .unwrap()
@@ -273,7 +273,7 @@ async fn access_tokens_can_be_signed_with_an_asymmetric_key() {
         StatusCode::OK
     );
     let auth = &identity.app.settings.auth;
-    let hs256 = TokenVerifier::hs256(
+    let hs256 = AccessTokenKeys::hs256(
         auth.jwt_secret.expose().as_bytes(),
         &auth.issuer,
         &auth.audience,
