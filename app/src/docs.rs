@@ -205,8 +205,9 @@ const IDEMPOTENCY_KEYS_JS: &str = include_str!("swagger/idempotency-keys.js");
 fn with_idempotency_keys(initializer: &[u8]) -> Vec<u8> {
     let script = String::from_utf8_lossy(initializer).replacen(
         "    plugins: [",
-        "    requestInterceptor: (request) => idempotencyKeyInterceptor(\n      \
-         window.ui.specSelectors.specJson().toJS(), freshIdempotencyKey)(request),\n    \
+        // The first request is the document's own, before `window.ui` exists.
+        "    requestInterceptor: (request) => window.ui ? idempotencyKeyInterceptor(\n      \
+         window.ui.specSelectors.specJson().toJS(), freshIdempotencyKey)(request) : request,\n    \
          plugins: [",
         1,
     );

@@ -17,4 +17,5 @@ mod notifications;
 mod serving;
 mod settings;
 mod startup;
+mod swagger_browser;
 mod things;
