@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use idempotency::intent::OnStoreFailure;
 use idempotency::openapi::{Declaration, UNSAFE_METHODS};
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Redirect};
@@ -268,7 +269,7 @@ pub fn intent_inventory(document: &Value) -> String {
                                 ""
                             },
                             if key_required { "; key required" } else { "" },
-                            if on_store_failure == "reject" {
+                            if on_store_failure == OnStoreFailure::Reject {
                                 "; fails closed (503) when the store is down"
                             } else {
                                 ""

@@ -433,6 +433,20 @@ async fn a_thing_without_a_description_has_no_description_field() {
 }
 
 /// PATCHes `path` as `owner` with a JSON Merge Patch under `If-Match: "v1"`.
+/// The path of a thing alice creates named "lamp", described "red".
+async fn red_lamp_path(app: &TestApp) -> String {
+    let created = app
+        .send_json_as(
+            "alice",
+            Method::POST,
+            "/api/v1/things",
+            &json!({ "name": "lamp", "description": "red" }),
+        )
+        .await;
+    assert_eq!(created.status(), StatusCode::CREATED);
+    created.headers()["location"].to_str().unwrap().to_owned()
+}
+
 async fn merge_patch(app: &TestApp, path: &str, patch: Value) -> reqwest::Response {
     conditional(app, Method::PATCH, path, Some("\"v1\""))
         .header("content-type", "application/merge-patch+json")
@@ -445,15 +459,7 @@ async fn merge_patch(app: &TestApp, path: &str, patch: Value) -> reqwest::Respon
 #[tokio::test]
 async fn a_merge_patch_changes_only_the_fields_it_names() {
     let app = TestApp::spawn().await;
-    let created = app
-        .send_json_as(
-            "alice",
-            Method::POST,
-            "/api/v1/things",
-            &json!({ "name": "lamp", "description": "red" }),
-        )
-        .await;
-    let path = created.headers()["location"].to_str().unwrap().to_owned();
+    let path = red_lamp_path(&app).await;
 
     let response = merge_patch(&app, &path, json!({ "name": "desk lamp" })).await;
 
@@ -467,15 +473,7 @@ async fn a_merge_patch_changes_only_the_fields_it_names() {
 #[tokio::test]
 async fn a_merge_patch_with_null_removes_the_description() {
     let app = TestApp::spawn().await;
-    let created = app
-        .send_json_as(
-            "alice",
-            Method::POST,
-            "/api/v1/things",
-            &json!({ "name": "lamp", "description": "red" }),
-        )
-        .await;
-    let path = created.headers()["location"].to_str().unwrap().to_owned();
+    let path = red_lamp_path(&app).await;
 
     let response = merge_patch(&app, &path, json!({ "description": null })).await;
 

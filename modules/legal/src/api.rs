@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crud::created_location;
 use idempotency::{OutcomeRecorder, Recorded};
-use infra::database::now_ms;
+use infra::database::{now_ms, timestamp};
 use kernel::problem::Problem;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext, client_address};
 use poem::Request;
@@ -18,7 +18,7 @@ use poem_openapi::{ApiResponse, OpenApi, Tags};
 use crate::enforcement::{AcceptanceGate, RequireAcceptance};
 use crate::model::{
     Acceptance, AcceptanceInput, DocumentVersion, Kind, MyAcceptances, PendingVersion,
-    PublishVersionInput, timestamp,
+    PublishVersionInput,
 };
 use crate::repository::{LegalRepository, NewAcceptance};
 

@@ -2,6 +2,7 @@
 //! publish one, acceptances and what a caller sends to make one, and the one place a document
 //! kind is checked ([`Kind`]).
 
+use infra::database::unix_ms;
 use kernel::{AppError, AppResult, StrictString};
 use poem_openapi::Object;
 use time::OffsetDateTime;
@@ -15,17 +16,6 @@ pub const KIND_MAX_LENGTH: usize = 40;
 
 /// The longest document body, in characters.
 pub const BODY_MAX_LENGTH: usize = 100_000;
-
-/// A stored time (Unix milliseconds) as the API shows it.
-pub fn timestamp(unix_ms: i64) -> AppResult<OffsetDateTime> {
-    OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
-        .map_err(AppError::internal)
-}
-
-/// A time as stored: Unix milliseconds.
-pub fn unix_ms(at: OffsetDateTime) -> i64 {
-    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
-}
 
 /// A kind of document (`terms`, `privacy`, ...): a lowercase slug of 1 to 40 characters, a
 /// letter first, then letters, digits and `-`. The one place kinds are checked.

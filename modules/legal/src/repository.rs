@@ -13,7 +13,8 @@ use poem::IntoResponse;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use crate::model::{Acceptance, DocumentVersion, Kind, Publication, timestamp};
+use crate::model::{Acceptance, DocumentVersion, Kind, Publication};
+use infra::database::timestamp;
 
 const VERSION_COLUMNS: &str = "kind, version, body, published_at_ms, effective_at_ms";
 

@@ -7,6 +7,7 @@ use crud::created_location;
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use infra::UserDirectory;
+use infra::database::{now_ms, timestamp};
 use kernel::problem::Problem;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
 use poem::Request;
@@ -14,7 +15,6 @@ use poem::http::StatusCode;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{EventStream, Json};
 use poem_openapi::{ApiResponse, OpenApi, Tags};
-use time::OffsetDateTime;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -141,19 +141,15 @@ impl NotificationsApi {
                 detail: "`recipientId` names no account.".into(),
             });
         }
-        let mut channels = body.channels.clone();
-        channels.dedup();
         let notification = Notification {
             id: uuid::Uuid::now_v7().to_string(),
             sender_id: auth.0.subject.clone(),
             title: body.title.as_str().to_owned(),
             body: body.body.as_str().to_owned(),
-            channels,
+            // Unique: the schema's `uniqueItems` is enforced before this runs.
+            channels: body.channels.clone(),
             // Stored in whole milliseconds: shown as stored.
-            created_at: OffsetDateTime::from_unix_timestamp_nanos(
-                i128::from(infra::database::now_ms()) * 1_000_000,
-            )
-            .map_err(AppError::internal)?,
+            created_at: timestamp(now_ms())?,
             read_at: None,
         };
         self.repository.insert(&notification, recipient_id).await?;

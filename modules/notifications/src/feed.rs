@@ -51,28 +51,29 @@ pub struct NotificationFeed {
 }
 
 struct Shared {
+    /// For the subscription, which needs a connection of its own.
     client: redis::Client,
+    /// The host's connection (`ModuleContext::redis`), for publishing.
+    publisher: ConnectionManager,
     channel: String,
     /// Whether this instance is subscribed right now.
     subscribed: tokio::sync::watch::Sender<bool>,
-    /// Made on first publish: the module is built before the runtime serves.
-    publisher: tokio::sync::OnceCell<ConnectionManager>,
 }
 
 impl NotificationFeed {
-    /// A feed through Redis at `redis_url` (channel `{key_prefix}notifications:new`), or in
-    /// process without one.
-    pub fn new(redis_url: Option<&str>, key_prefix: &str) -> anyhow::Result<Self> {
+    /// A feed through the Redis at `redis_url`, published to over `publisher` (channel
+    /// `{key_prefix}notifications:new`), or in process without one.
+    pub fn new(redis: Option<(&str, ConnectionManager)>, key_prefix: &str) -> anyhow::Result<Self> {
         let (local, _) = broadcast::channel(BUFFER);
-        let shared = redis_url
-            .map(|url| -> anyhow::Result<Arc<Shared>> {
+        let shared = redis
+            .map(|(url, publisher)| -> anyhow::Result<Arc<Shared>> {
                 Ok(Arc::new(Shared {
                     client: redis::Client::open(url)
                         // The error's kind only: its text may repeat the URL and its password.
                         .map_err(|err| anyhow::anyhow!("redis.url: {:?}", err.kind()))?,
+                    publisher,
                     channel: format!("{key_prefix}notifications:new"),
                     subscribed: tokio::sync::watch::Sender::new(false),
-                    publisher: tokio::sync::OnceCell::new(),
                 }))
             })
             .transpose()?;
@@ -130,12 +131,9 @@ impl NotificationFeed {
 }
 
 impl Shared {
+    /// Bounded: a Redis that does not answer costs a send one second, not a hung request.
     async fn publish(&self, message: &str) -> redis::RedisResult<()> {
-        let connection = self
-            .publisher
-            .get_or_try_init(|| ConnectionManager::new(self.client.clone()))
-            .await?;
-        let mut connection = connection.clone();
+        let mut connection = self.publisher.clone();
         let mut command = redis::cmd("PUBLISH");
         command.arg(&self.channel).arg(message);
         let publish = command.query_async::<i64>(&mut connection);

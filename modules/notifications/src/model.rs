@@ -1,6 +1,6 @@
 //! A notification, as sent and as its recipient sees it.
 
-use kernel::{AppError, AppResult, StrictString};
+use kernel::StrictString;
 use poem_openapi::{Enum, Object};
 use time::OffsetDateTime;
 
@@ -61,10 +61,4 @@ pub struct UnreadCount {
 #[derive(Debug, Clone, Object)]
 pub struct MarkedRead {
     pub marked: u64,
-}
-
-/// A stored time (Unix milliseconds) as the API shows it.
-pub fn timestamp(unix_ms: i64) -> AppResult<OffsetDateTime> {
-    OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
-        .map_err(AppError::internal)
 }

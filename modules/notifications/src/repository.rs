@@ -7,7 +7,8 @@ use kernel::{AppResult, PageRequest};
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use crate::model::{Channel, Notification, timestamp};
+use crate::model::{Channel, Notification};
+use infra::database::{timestamp, unix_ms};
 
 /// A mail the outbox owes, as a worker claimed it.
 #[derive(Debug, Clone)]
@@ -54,7 +55,7 @@ impl NotificationRepository {
     /// there is never a mail without its notification nor a notification whose mail is lost.
     pub async fn insert(&self, notification: &Notification, recipient_id: &str) -> AppResult<()> {
         let has = |channel| notification.channels.contains(&channel);
-        let created_ms = (notification.created_at.unix_timestamp_nanos() / 1_000_000) as i64;
+        let created_ms = unix_ms(notification.created_at);
         let mut tx = self.database.pool().begin().await?;
         sqlx::query(
             "INSERT INTO notifications (id, recipient_id, sender_id, title, body, in_app, by_email, created_at_ms)

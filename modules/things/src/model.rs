@@ -6,12 +6,6 @@ use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
 use time::OffsetDateTime;
 
-/// A stored time (Unix milliseconds) as the API shows it.
-pub fn timestamp(unix_ms: i64) -> AppResult<OffsetDateTime> {
-    OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
-        .map_err(AppError::internal)
-}
-
 /// A thing owned by the caller.
 #[derive(Debug, Clone, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]

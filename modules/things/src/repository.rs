@@ -9,7 +9,8 @@ use sqlx::any::AnyRow;
 use crud::contains_pattern;
 use sqlx::AssertSqlSafe;
 
-use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder, timestamp};
+use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder};
+use infra::database::timestamp;
 
 #[derive(Debug, Clone)]
 pub struct ThingRepository {

@@ -27,23 +27,14 @@ pub enum Intent {
 /// executes unguarded ([`OnStoreFailure::Execute`], the default). An operation for which a
 /// duplicate costs more than an outage (a payment, a notification to a person) declares
 /// `#[idempotent(on_store_failure = "reject")]` and answers 503 with `Retry-After` instead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum OnStoreFailure {
     /// Fail open: execute without the guard.
     #[default]
     Execute,
     /// Fail closed: answer 503 and execute nothing.
     Reject,
-}
-
-impl OnStoreFailure {
-    /// The value as `x-idempotency` states it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Execute => "execute",
-            Self::Reject => "reject",
-        }
-    }
 }
 
 impl Intent {

@@ -38,7 +38,7 @@ pub enum Declaration {
         key_required: bool,
         /// `execute` (fail open) or `reject` (503) when the store is down.
         #[serde(default)]
-        on_store_failure: String,
+        on_store_failure: OnStoreFailure,
         /// The answer is committed with the operation's effect.
         #[serde(default)]
         transactional: bool,
@@ -126,7 +126,7 @@ fn document_idempotent(
     let declaration = Declaration::Idempotent {
         retention: settings.retention_iso8601(),
         key_required,
-        on_store_failure: on_store_failure.as_str().to_owned(),
+        on_store_failure,
         transactional,
     };
     operation.insert(EXTENSION.into(), declaration.to_value());
