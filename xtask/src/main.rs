@@ -6,8 +6,8 @@
 //!   (`Acme Orders`) to people (the OpenAPI title, the README, the sender of mails). Crate and
 //!   binary names stay `app`. It reads the current names from `config/default.toml`, so it can be
 //!   run again to rename once more.
-//! - `new-module <name> --entity <Entity>`: a new entity module from the worked example, wired
-//!   in (see [`new_module`]).
+//! - `new-module <name> --entity <Entity> [--field <name:type>]...`: a new entity module from
+//!   the worked example, wired in, with optional fields of its own (see [`new_module`]).
 
 mod new_module;
 
@@ -39,20 +39,57 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
-        ["new-module", name, "--entity", entity] => {
+        ["help" | "--help" | "-h"] | [_, "--help" | "-h"] => {
+            println!("{}", usage());
+            Ok(())
+        }
+        ["new-module", name, ref options @ ..] => {
+            let (entity, fields) = new_module_options(options)?;
             let module = new_module::ModuleName::new(name, entity)?;
-            new_module::new_module(&workspace_root(), &module)?;
+            let fields = new_module::Field::parse_all(fields)?;
+            new_module::new_module(&workspace_root(), &module, &fields)?;
             println!(
                 "modules/{name} is wired in, with tests/e2e/{name}.rs and a [{name}] section; \
                  run `cargo test --workspace`, then shape {entity} in modules/{name}/src/model.rs"
             );
             Ok(())
         }
-        _ => bail!(
-            "usage:\n  cargo xtask rename <slug> \"<Title>\"                e.g. rename acme-orders \"Acme Orders\"\n  \
-             cargo xtask new-module <name> --entity <Entity>   e.g. new-module orders --entity Order"
-        ),
+        _ => bail!("{}", usage()),
     }
+}
+
+/// `--entity <Entity>` (once) and the specs of the `--field <name:type>`s, in any order.
+fn new_module_options<'a>(options: &[&'a str]) -> anyhow::Result<(&'a str, Vec<&'a str>)> {
+    let mut entity = None;
+    let mut fields = Vec::new();
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        match (*option, options.next()) {
+            ("--entity", Some(name)) if entity.is_none() => entity = Some(*name),
+            ("--entity", Some(_)) => bail!("`--entity` is given twice\n\n{}", usage()),
+            ("--field", Some(spec)) => fields.push(*spec),
+            ("--entity" | "--field", None) => bail!("`{option}` needs a value\n\n{}", usage()),
+            _ => bail!("`{option}`: not an option of new-module\n\n{}", usage()),
+        }
+    }
+    let entity = entity.with_context(|| format!("new-module needs `--entity`\n\n{}", usage()))?;
+    Ok((entity, fields))
+}
+
+fn usage() -> String {
+    let types: String = new_module::FieldType::ALL
+        .iter()
+        .map(|(name, _, what)| format!("\n    {name:<9} {what}"))
+        .collect();
+    format!(
+        "usage:\n  \
+         cargo xtask rename <slug> \"<Title>\"\n      \
+         e.g. rename acme-orders \"Acme Orders\"\n  \
+         cargo xtask new-module <name> --entity <Entity> [--field <name:type>]...\n      \
+         e.g. new-module orders --entity Order --field reference:string --field quantity:int\n\n\
+         A --field is snake_case (camelCase in JSON) and optional: a nullable column, optional \
+         when\ncreating or replacing, set or removed (null) by a merge patch. Its types:{types}"
+    )
 }
 
 fn workspace_root() -> PathBuf {
@@ -207,6 +244,28 @@ mod tests {
             Name::current(dir.path()).unwrap(),
             Name::new("acme-billing", "Acme Billing").unwrap()
         );
+    }
+
+    #[test]
+    fn new_module_takes_its_entity_and_fields_in_any_order() {
+        let (entity, fields) =
+            new_module_options(&["--field", "a:int", "--entity", "Order", "--field", "b:bool"])
+                .unwrap();
+
+        assert_eq!((entity, fields), ("Order", vec!["a:int", "b:bool"]));
+    }
+
+    #[test]
+    fn new_module_refuses_a_missing_entity_or_value_and_unknown_options() {
+        for options in [
+            &["--field", "a:int"][..],
+            &["--entity", "Order", "--field"],
+            &["--entity"],
+            &["--entity", "Order", "--entity", "Item"],
+            &["--entity", "Order", "--fields", "a:int"],
+        ] {
+            assert!(new_module_options(options).is_err(), "{options:?}");
+        }
     }
 
     #[test]

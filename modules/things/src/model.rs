@@ -151,11 +151,12 @@ impl ThingPatch {
             }
             MaybeUndefined::Value(name) => Some(ThingName::parse(name)?),
         };
-        let description = match &self.description {
-            MaybeUndefined::Undefined => None,
-            MaybeUndefined::Null => Some(None),
-            MaybeUndefined::Value(text) => Some(Some(text.as_str().to_owned())),
-        };
-        Ok(ThingChanges { name, description })
+        Ok(ThingChanges {
+            name,
+            description: self
+                .description
+                .as_opt_deref()
+                .map(|text| text.map(str::to_owned)),
+        })
     }
 }

@@ -1,16 +1,21 @@
 //! SQL for things. Every query filters by owner: one caller never sees another's things.
-
-use infra::Database;
-use infra::database::now_ms;
-use kernel::{AppError, AppResult, PageRequest};
-use sqlx::Row;
-use sqlx::any::AnyRow;
+//!
+//! The statements that write a thing bind its fields (`name`, `description`) last, after the
+//! row's id, owner, version and times, so that one more field is one more column and one more
+//! placeholder at the end, and no other placeholder moves.
 
 use crud::contains_pattern;
-use sqlx::AssertSqlSafe;
+use infra::Database;
+use infra::database::{now_ms, timestamp};
+use kernel::{AppError, AppResult, PageRequest};
+use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
 
 use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder};
-use infra::database::timestamp;
+
+/// The columns every query that answers things reads (`SELECT` and `RETURNING`), in the order
+/// of [`Thing`]; [`thing_from_row`] maps them.
+const COLUMNS: &str = "id, name, description, version, created_at_ms, updated_at_ms";
 
 #[derive(Debug, Clone)]
 pub struct ThingRepository {
@@ -47,7 +52,7 @@ impl ThingRepository {
     ) -> AppResult<Vec<Thing>> {
         // The ORDER BY is made of column-name constants only (crud::Sort), never request text.
         let statement = format!(
-            "SELECT id, name, description, version, created_at_ms, updated_at_ms FROM things
+            "SELECT {COLUMNS} FROM things
              WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')
              ORDER BY {} LIMIT $3 OFFSET $4",
             order.order_by("id")
@@ -64,10 +69,9 @@ impl ThingRepository {
     }
 
     pub async fn find(&self, owner: &str, id: &str) -> AppResult<Option<Thing>> {
-        let row = sqlx::query(
-            "SELECT id, name, description, version, created_at_ms, updated_at_ms FROM things
-             WHERE owner_id = $1 AND id = $2",
-        )
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM things WHERE owner_id = $1 AND id = $2"
+        )))
         .bind(owner)
         .bind(id)
         .fetch_optional(self.database.pool())
@@ -111,16 +115,16 @@ impl ThingRepository {
             return Ok(None);
         }
         sqlx::query(
-            "INSERT INTO things (id, owner_id, name, description, version, created_at_ms, updated_at_ms)
+            "INSERT INTO things (id, owner_id, version, created_at_ms, updated_at_ms, name, description)
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&thing.id)
         .bind(owner)
-        .bind(&thing.name)
-        .bind(&thing.description)
         .bind(thing.version)
         .bind(now)
         .bind(now)
+        .bind(&thing.name)
+        .bind(&thing.description)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -147,17 +151,18 @@ impl ThingRepository {
         version: i64,
         fields: &ThingFields,
     ) -> AppResult<Option<Thing>> {
-        let row = sqlx::query(
-            "UPDATE things SET name = $1, description = $2, version = version + 1, updated_at_ms = $3
-             WHERE owner_id = $4 AND id = $5 AND version = $6
-             RETURNING id, name, description, version, created_at_ms, updated_at_ms",
-        )
-        .bind(fields.name.as_str())
-        .bind(&fields.description)
-        .bind(now_ms())
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "UPDATE things SET version = version + 1, updated_at_ms = $4,
+                 name = $5, description = $6
+             WHERE owner_id = $1 AND id = $2 AND version = $3
+             RETURNING {COLUMNS}"
+        )))
         .bind(owner)
         .bind(id)
         .bind(version)
+        .bind(now_ms())
+        .bind(fields.name.as_str())
+        .bind(&fields.description)
         .fetch_optional(self.database.pool())
         .await?;
         row.as_ref().map(thing_from_row).transpose()
@@ -172,20 +177,21 @@ impl ThingRepository {
         version: i64,
         changes: &ThingChanges,
     ) -> AppResult<Option<Thing>> {
-        let row = sqlx::query(
-            "UPDATE things SET name = COALESCE($1, name),
-                 description = CASE WHEN $2 THEN $3 ELSE description END,
-                 version = version + 1, updated_at_ms = $4
-             WHERE owner_id = $5 AND id = $6 AND version = $7
-             RETURNING id, name, description, version, created_at_ms, updated_at_ms",
-        )
-        .bind(changes.name.as_ref().map(ThingName::as_str))
-        .bind(changes.description.is_some())
-        .bind(changes.description.clone().flatten())
-        .bind(now_ms())
+        // A field the patch leaves out keeps its value: `CASE WHEN <changed> THEN <new> ELSE <old>`.
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "UPDATE things SET version = version + 1, updated_at_ms = $4,
+                 name = COALESCE($5, name),
+                 description = CASE WHEN $6 THEN $7 ELSE description END
+             WHERE owner_id = $1 AND id = $2 AND version = $3
+             RETURNING {COLUMNS}"
+        )))
         .bind(owner)
         .bind(id)
         .bind(version)
+        .bind(now_ms())
+        .bind(changes.name.as_ref().map(ThingName::as_str))
+        .bind(changes.description.is_some())
+        .bind(changes.description.clone().flatten())
         .fetch_optional(self.database.pool())
         .await?;
         row.as_ref().map(thing_from_row).transpose()
