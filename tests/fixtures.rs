@@ -12,6 +12,11 @@ use poem_openapi::payload::{Binary, Json, PlainText};
 use poem_openapi::{ApiResponse, Object, OpenApi};
 use serde_json::{Value, json};
 
+kernel::operation_error! {
+    /// How a fixture operation fails: only by a fault (500), which every operation documents.
+    pub FixtureError {}
+}
+
 /// Operations under `/api/v1/fixtures`.
 pub struct FixtureApi;
 
@@ -246,10 +251,10 @@ impl IdempotencyFixtureApi {
     /// Fails with a 500 on its first execution, then succeeds.
     #[idempotent]
     #[oai(path = "/flaky", method = "post", operation_id = "fixtureFlaky")]
-    async fn flaky(&self) -> kernel::AppResult<VariousResponse> {
+    async fn flaky(&self) -> Result<VariousResponse, FixtureError> {
         let execution = self.execute(Value::Null);
         if execution.execution == 1 {
-            return Err(kernel::AppError::internal("a transient fault"));
+            return Err(kernel::AppError::internal("a transient fault").into());
         }
         Ok(VariousResponse::Json(Json(execution)))
     }
@@ -358,17 +363,12 @@ impl EffectsFixtureApi {
             id: uuid::Uuid::new_v4().to_string(),
             label,
         };
-        let mut transaction = self
-            .pool
-            .begin()
-            .await
-            .map_err(kernel::AppError::internal)?;
+        let mut transaction = self.pool.begin().await?;
         sqlx::query("INSERT INTO fixture_effects (id, label) VALUES ($1, $2)")
             .bind(&effect.id)
             .bind(&effect.label)
             .execute(&mut *transaction)
-            .await
-            .map_err(kernel::AppError::internal)?;
+            .await?;
         Ok((transaction, effect))
     }
 }
@@ -387,29 +387,23 @@ impl EffectsFixtureApi {
         &self,
         outcome: idempotency::OutcomeRecorder,
         body: Json<EffectInput>,
-    ) -> kernel::AppResult<idempotency::Recorded<EffectResponse>> {
+    ) -> Result<idempotency::Recorded<EffectResponse>, FixtureError> {
         let (mut transaction, effect) = self.take_effect(body.0.label).await?;
         let recorded = outcome
             .prepare(EffectResponse::Created(Json(effect)))
             .await?
             .record(&mut transaction)
             .await?;
-        transaction
-            .commit()
-            .await
-            .map_err(kernel::AppError::internal)?;
+        transaction.commit().await?;
         Ok(recorded)
     }
 
     /// Takes effect; the answer is kept only by the idempotency store.
     #[idempotent]
     #[oai(path = "/plain", method = "post", operation_id = "fixtureEffectPlain")]
-    async fn plain(&self, body: Json<EffectInput>) -> kernel::AppResult<EffectResponse> {
+    async fn plain(&self, body: Json<EffectInput>) -> Result<EffectResponse, FixtureError> {
         let (transaction, effect) = self.take_effect(body.0.label).await?;
-        transaction
-            .commit()
-            .await
-            .map_err(kernel::AppError::internal)?;
+        transaction.commit().await?;
         Ok(EffectResponse::Created(Json(effect)))
     }
 }

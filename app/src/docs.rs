@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use idempotency::intent::OnStoreFailure;
 use idempotency::openapi::{Declaration, UNSAFE_METHODS};
+use kernel::operation_error::document_problem;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Redirect};
 use poem::{IntoResponse, Request, Response, handler};
@@ -49,9 +50,67 @@ pub fn finish(mut api: Value, health: Value) -> Value {
         api_tags.extend(tags);
     }
     spell_response_headers(&mut api);
+    document_common_failures(&mut api);
     link_created_resources(&mut api);
     document_no_nul_in_urls(&mut api);
     api
+}
+
+/// What any operation can answer before or around its handler, documented on each: 400 for a
+/// request that does not parse (every operation: even a query string is checked), 401 where it
+/// needs credentials, 413 and 415 where it takes a body, 500 for a fault. Handlers document
+/// their own failures (`kernel::operation_error!`); a status both document keeps both meanings.
+fn document_common_failures(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let operations = paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+        .filter_map(Value::as_object_mut);
+    for operation in operations {
+        let needs_credentials = operation
+            .get("security")
+            .and_then(Value::as_array)
+            .is_some_and(|schemes| !schemes.is_empty());
+        let takes_body = operation.contains_key("requestBody");
+        let Some(responses) = operation
+            .get_mut("responses")
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        document_problem(
+            responses,
+            StatusCode::BAD_REQUEST,
+            "The request is malformed: a parameter or the body does not parse or validate (`field` names it where it can).",
+        );
+        if needs_credentials {
+            document_problem(
+                responses,
+                StatusCode::UNAUTHORIZED,
+                "The access token is missing, expired or invalid.",
+            );
+        }
+        if takes_body {
+            document_problem(
+                responses,
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "The body is larger than the service accepts (`server.body_limit_bytes`).",
+            );
+            document_problem(
+                responses,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "The body's `Content-Type` is not one this operation takes.",
+            );
+        }
+        document_problem(
+            responses,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The service failed: quote the `X-Request-Id` when reporting it.",
+        );
+    }
 }
 
 /// Every string path and query parameter refuses NUL characters (`infra::http::refuse_nul_in_url`

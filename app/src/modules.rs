@@ -33,6 +33,11 @@ pub fn legal_enforcement(apis: &ModuleApis) -> legal::RequireAcceptance {
     apis.2.enforcement()
 }
 
+/// Documents the legal module's refusal (403) on the operations its enforcement covers.
+pub fn document_legal_enforcement(document: &mut serde_json::Value) {
+    legal::RequireAcceptance::document(document);
+}
+
 /// Who other modules may reach (`ModuleContext::directory`): the identity module's accounts.
 pub fn directory(database: &Database) -> Arc<dyn UserDirectory> {
     Arc::new(identity::AccountDirectory::new(database.clone()))

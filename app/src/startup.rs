@@ -183,6 +183,7 @@ impl Application {
             serde_json::from_str(&health.spec())
                 .context("the generated OpenAPI document is not JSON")?,
         );
+        modules::document_legal_enforcement(&mut document);
         idempotency::openapi::document_intents(
             &mut document,
             &<(modules::ModuleApis, X)>::declared_intents(),

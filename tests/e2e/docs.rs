@@ -16,27 +16,102 @@ async fn the_openapi_document_is_served_and_lists_the_operations() {
     assert!(document["paths"]["/health/ready"]["get"].is_object());
 }
 
-#[tokio::test]
-async fn every_operation_documents_problem_details_for_errors() {
-    let app = TestApp::spawn().await;
-
+/// Every operation of the served document, as (method, path, operation).
+async fn operations(app: &TestApp) -> Vec<(String, String, Value)> {
     let document: Value = app.get("/openapi.json").await.json().await.unwrap();
-
-    let mut checked = 0;
+    let mut operations = Vec::new();
     for (path, item) in document["paths"].as_object().unwrap() {
         for (method, operation) in item.as_object().unwrap() {
-            if path.starts_with("/health") {
-                continue;
+            operations.push((method.to_uppercase(), path.clone(), operation.clone()));
+        }
+    }
+    assert!(
+        operations.len() > 30,
+        "only {} operations",
+        operations.len()
+    );
+    operations
+}
+
+#[tokio::test]
+async fn every_error_answer_is_documented_by_status_as_problem_details() {
+    let app = TestApp::spawn().await;
+
+    let operations = operations(&app).await;
+
+    for (method, path, operation) in operations {
+        let responses = operation["responses"].as_object().unwrap();
+        assert!(
+            !responses.contains_key("default"),
+            "{method} {path} documents a catch-all `default` instead of its statuses"
+        );
+        for (status, response) in responses {
+            if status.starts_with('4') || status.starts_with('5') {
+                assert!(
+                    response["content"]["application/problem+json"].is_object(),
+                    "{method} {path} {status} must be problem details"
+                );
             }
-            checked += 1;
-            let default = &operation["responses"]["default"]["content"]["application/problem+json"];
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_operation_documents_a_malformed_request_and_a_fault() {
+    let app = TestApp::spawn().await;
+
+    let operations = operations(&app).await;
+
+    for (method, path, operation) in operations {
+        for status in ["400", "500"] {
             assert!(
-                default.is_object(),
-                "{method} {path} must document its problem answers"
+                operation["responses"][status].is_object(),
+                "{method} {path} does not document {status}"
             );
         }
     }
-    assert!(checked > 10, "only {checked} operations were checked");
+}
+
+#[tokio::test]
+async fn operations_that_need_credentials_or_take_a_body_document_what_the_stack_refuses() {
+    let app = TestApp::spawn().await;
+
+    let operations = operations(&app).await;
+
+    for (method, path, operation) in operations {
+        let secured = operation["security"]
+            .as_array()
+            .is_some_and(|schemes| !schemes.is_empty());
+        if secured {
+            assert!(
+                operation["responses"]["401"].is_object(),
+                "{method} {path} needs credentials but does not document 401"
+            );
+        }
+        if operation.get("requestBody").is_some() {
+            for status in ["413", "415"] {
+                assert!(
+                    operation["responses"][status].is_object(),
+                    "{method} {path} takes a body but does not document {status}"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_status_both_the_handler_and_the_key_answer_keeps_both_meanings() {
+    let app = TestApp::spawn().await;
+
+    let operations = operations(&app).await;
+
+    let (_, _, replace) = operations
+        .iter()
+        .find(|(_, _, operation)| operation["operationId"] == "updateThing")
+        .unwrap();
+    let conflict = replace["responses"]["409"]["description"].as_str().unwrap();
+    assert!(conflict.contains("kept changing"), "{conflict}");
+    assert!(conflict.contains("Idempotency-Key"), "{conflict}");
 }
 
 #[tokio::test]

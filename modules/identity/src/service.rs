@@ -26,6 +26,9 @@ fn invalid_credentials() -> AppError {
     AppError::Unauthorized("The email or password is incorrect.".into())
 }
 
+/// What the administrators' operations on one account answer when no account has the id.
+pub const NO_SUCH_ACCOUNT: &str = "No account has this id.";
+
 fn not_an_administrator() -> AppError {
     AppError::Forbidden("This operation is for administrators.".into())
 }
@@ -306,7 +309,7 @@ impl IdentityService {
         let session = self.repository.session(session_id).await?;
         match session {
             Some(session) if session.user_id == user.id => self.end_session(session_id).await,
-            _ => Err(AppError::NotFound("session")),
+            _ => Err(AppError::NotFound("The caller has no such session.".into())),
         }
     }
 
@@ -407,7 +410,7 @@ impl IdentityService {
                 self.revocations.revoke(&revoked).await;
                 Ok(())
             }
-            ChangeOutcome::NoSuchAccount => Err(AppError::NotFound("user")),
+            ChangeOutcome::NoSuchAccount => Err(AppError::NotFound(NO_SUCH_ACCOUNT.into())),
             // Locked (by another administrator) or demoted while this request ran.
             ChangeOutcome::ActorNotAnActiveAdmin => Err(not_an_administrator()),
         }
@@ -441,7 +444,7 @@ impl IdentityService {
             .repository
             .user_by_email(email.as_str())
             .await?
-            .ok_or(AppError::NotFound("user"))?;
+            .ok_or_else(|| AppError::NotFound(NO_SUCH_ACCOUNT.into()))?;
         if !user.roles.iter().any(|r| r == role) {
             user.roles.push(role.to_owned());
             self.repository.set_roles(&user.id, &user.roles).await?;

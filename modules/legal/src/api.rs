@@ -6,10 +6,8 @@ use std::sync::Arc;
 use crud::created_location;
 use idempotency::{OutcomeRecorder, Recorded};
 use infra::database::{now_ms, timestamp};
-use kernel::problem::Problem;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext, client_address};
 use poem::Request;
-use poem::http::StatusCode;
 use poem::http::header::USER_AGENT;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -69,9 +67,6 @@ enum GetVersionResponse {
     /// The version.
     #[oai(status = 200)]
     Ok(Json<DocumentVersion>),
-    /// No version of this kind has this number.
-    #[oai(status = 404, content_type = "application/problem+json")]
-    NotFound(Json<Problem>),
 }
 
 #[derive(ApiResponse)]
@@ -89,13 +84,6 @@ enum AcceptResponse {
     /// The caller had already accepted this version: the first record, unchanged.
     #[oai(status = 200)]
     AlreadyAccepted(Json<Acceptance>),
-    /// No version of this kind has this number.
-    #[oai(status = 404, content_type = "application/problem+json")]
-    NotFound(Json<Problem>),
-    /// The version is not the current one of its kind: a newer one is in effect, or it does not
-    /// take effect yet.
-    #[oai(status = 409, content_type = "application/problem+json")]
-    NotCurrent(Json<Problem>),
 }
 
 #[derive(ApiResponse)]
@@ -105,11 +93,41 @@ enum MyAcceptancesResponse {
     Ok(Json<MyAcceptances>),
 }
 
-fn version_not_found(kind: &str, version: i64) -> Json<Problem> {
-    Json(
-        Problem::from_status(StatusCode::NOT_FOUND)
-            .with_detail(format!("There is no version {version} of `{kind}`.")),
-    )
+const NO_SUCH_VERSION: &str = "No version of this kind has this number.";
+
+fn version_not_found(kind: &str, version: i64) -> AppError {
+    AppError::NotFound(format!("There is no version {version} of `{kind}`."))
+}
+
+// What each operation can fail with, beyond the malformed request (400), missing credentials
+// (401) and faults (500) that the host documents on every operation.
+kernel::operation_error! {
+    /// How reading legal documents fails.
+    ListDocumentsError {}
+}
+kernel::operation_error! {
+    /// How reading a version fails.
+    GetVersionError {
+        NOT_FOUND => NO_SUCH_VERSION,
+    }
+}
+kernel::operation_error! {
+    /// How publishing a version fails.
+    PublishError {
+        FORBIDDEN => "The caller is not an administrator.",
+    }
+}
+kernel::operation_error! {
+    /// How accepting a version fails.
+    AcceptError {
+        NOT_FOUND => NO_SUCH_VERSION,
+        CONFLICT => "The version is not the current one of its kind: a newer one is in \
+                     effect, or it does not take effect yet.",
+    }
+}
+kernel::operation_error! {
+    /// How reading the caller's acceptances fails.
+    MyAcceptancesError {}
 }
 
 /// The request's `User-Agent`, shortened to what is kept.
@@ -143,7 +161,7 @@ impl LegalApi {
             validator(minimum(value = "1"), maximum(value = "100"))
         )]
         per_page: Query<Option<u32>>,
-    ) -> AppResult<ListDocumentsResponse> {
+    ) -> Result<ListDocumentsResponse, ListDocumentsError> {
         let request = PageRequest::new(page.0, per_page.0);
         let now = now_ms();
         let items = self
@@ -173,13 +191,15 @@ impl LegalApi {
         /// The version number, from 1.
         #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
         version: Path<u32>,
-    ) -> AppResult<GetVersionResponse> {
+    ) -> Result<GetVersionResponse, GetVersionError> {
         let kind = Kind::parse(&kind.0)?;
         let number = i64::from(version.0);
-        Ok(match self.repository.version(&kind, number).await? {
-            Some(found) => GetVersionResponse::Ok(Json(found)),
-            None => GetVersionResponse::NotFound(version_not_found(kind.as_str(), number)),
-        })
+        let found = self
+            .repository
+            .version(&kind, number)
+            .await?
+            .ok_or_else(|| version_not_found(kind.as_str(), number))?;
+        Ok(GetVersionResponse::Ok(Json(found)))
     }
 
     /// Publish a new version of a legal document (administrators)
@@ -205,11 +225,10 @@ impl LegalApi {
         #[oai(validator(min_length = 1, max_length = 40, pattern = r"^[a-z][a-z0-9-]*$"))]
         kind: Path<String>,
         body: Json<PublishVersionInput>,
-    ) -> AppResult<Recorded<PublishResponse>> {
+    ) -> Result<Recorded<PublishResponse>, PublishError> {
         if !auth.0.has_role(ADMIN_ROLE) {
-            return Err(AppError::Forbidden(
-                "This operation is for administrators.".into(),
-            ));
+            let refusal = "This operation is for administrators.";
+            return Err(AppError::Forbidden(refusal.into()).into());
         }
         let publication = body.parse(&kind.0, &auth.0.subject, now_ms())?;
         let recorded = self
@@ -241,7 +260,7 @@ impl LegalApi {
         req: &Request,
         auth: BearerAuth,
         body: Json<AcceptanceInput>,
-    ) -> AppResult<AcceptResponse> {
+    ) -> Result<AcceptResponse, AcceptError> {
         let kind = Kind::parse(&body.kind)?;
         let version = i64::from(body.version);
         let user = auth.0.subject.as_str();
@@ -249,12 +268,11 @@ impl LegalApi {
             return Ok(AcceptResponse::AlreadyAccepted(Json(existing)));
         }
         let now = now_ms();
-        let Some(found) = self.repository.version(&kind, version).await? else {
-            return Ok(AcceptResponse::NotFound(version_not_found(
-                kind.as_str(),
-                version,
-            )));
-        };
+        let found = self
+            .repository
+            .version(&kind, version)
+            .await?
+            .ok_or_else(|| version_not_found(kind.as_str(), version))?;
         let current = self.repository.current_version_of(&kind, now).await?;
         if current != Some(version) {
             let detail = if timestamp(now)? < found.effective_at {
@@ -268,9 +286,7 @@ impl LegalApi {
                     current.unwrap_or_default()
                 )
             };
-            return Ok(AcceptResponse::NotCurrent(Json(
-                Problem::from_status(StatusCode::CONFLICT).with_detail(detail),
-            )));
+            return Err(AppError::Conflict(detail).into());
         }
         let address = client_address(req);
         let agent = user_agent(req);
@@ -290,9 +306,7 @@ impl LegalApi {
         // A concurrent acceptance of the same version won: its record is the one.
         match self.repository.acceptance(user, &kind, version).await? {
             Some(existing) => Ok(AcceptResponse::AlreadyAccepted(Json(existing))),
-            None => Err(AppError::internal(
-                "an acceptance was neither inserted nor found",
-            )),
+            None => Err(AppError::internal("an acceptance was neither inserted nor found").into()),
         }
     }
 
@@ -305,7 +319,7 @@ impl LegalApi {
         method = "get",
         operation_id = "getMyLegalAcceptances"
     )]
-    async fn mine(&self, auth: BearerAuth) -> AppResult<MyAcceptancesResponse> {
+    async fn mine(&self, auth: BearerAuth) -> Result<MyAcceptancesResponse, MyAcceptancesError> {
         let user = auth.0.subject.as_str();
         let accepted = self.repository.acceptances_of(user).await?;
         let done: HashSet<(&str, i64)> = accepted

@@ -198,6 +198,35 @@ impl RequireAcceptance {
     pub fn new(gate: Arc<AcceptanceGate>) -> Self {
         Self { gate }
     }
+
+    /// Documents the 403 on every operation of an OpenAPI document that enforcement covers.
+    /// Always, whatever `legal.require_current_acceptance` says: the document describes what a
+    /// deployment may answer, and clients generated from it must handle the refusal.
+    pub fn document(document: &mut serde_json::Value) {
+        let Some(paths) = document
+            .get_mut("paths")
+            .and_then(serde_json::Value::as_object_mut)
+        else {
+            return;
+        };
+        let covered = paths
+            .iter_mut()
+            .filter(|(path, _)| !is_exempt(path))
+            .filter_map(|(_, item)| item.as_object_mut())
+            .flat_map(|item| item.values_mut())
+            .filter_map(|operation| operation.get_mut("responses"))
+            .filter_map(serde_json::Value::as_object_mut);
+        for responses in covered {
+            kernel::operation_error::document_problem(
+                responses,
+                StatusCode::FORBIDDEN,
+                "Where the service requires it (`legal.require_current_acceptance`), a caller who \
+                 has not accepted the current version of every required legal document (problem \
+                 type `/problems/legal-acceptance-required`; `GET /api/v1/legal/acceptances/me` \
+                 lists what is pending).",
+            );
+        }
+    }
 }
 
 impl<E: Endpoint> Middleware<E> for RequireAcceptance {

@@ -8,10 +8,8 @@ use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use infra::UserDirectory;
 use infra::database::{now_ms, timestamp};
-use kernel::problem::Problem;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
 use poem::Request;
-use poem::http::StatusCode;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{EventStream, Json};
 use poem_openapi::{ApiResponse, OpenApi, Tags};
@@ -68,11 +66,9 @@ enum SendResponse {
 
 #[derive(ApiResponse)]
 enum NotificationResponse {
+    /// The notification.
     #[oai(status = 200)]
     Ok(Json<Notification>),
-    /// The caller has no notification with this id.
-    #[oai(status = 404, content_type = "application/problem+json")]
-    NotFound(Json<Problem>),
 }
 
 #[derive(ApiResponse)]
@@ -80,26 +76,44 @@ enum ChangedResponse {
     /// Done.
     #[oai(status = 204)]
     Done,
-    /// The caller has no notification with this id.
-    #[oai(status = 404, content_type = "application/problem+json")]
-    NotFound(Json<Problem>),
 }
 
 impl ChangedResponse {
-    fn of(found: bool) -> Self {
+    /// Done, or 404 when the caller had no such notification.
+    fn of(found: bool) -> Result<Self, NotificationError> {
         if found {
-            Self::Done
+            Ok(Self::Done)
         } else {
-            Self::NotFound(not_found())
+            Err(no_such_notification().into())
         }
     }
 }
 
-fn not_found() -> Json<Problem> {
-    Json(
-        Problem::from_status(StatusCode::NOT_FOUND)
-            .with_detail("The caller has no notification with this id."),
-    )
+const NO_SUCH_NOTIFICATION: &str = "The caller has no notification with this id.";
+
+/// Someone else's notification is as absent as one that never existed.
+fn no_such_notification() -> AppError {
+    AppError::NotFound(NO_SUCH_NOTIFICATION.into())
+}
+
+// What each operation can fail with, beyond the malformed request (400), missing credentials
+// (401) and faults (500) that the host documents on every operation.
+kernel::operation_error! {
+    /// How sending a notification fails.
+    SendError {
+        FORBIDDEN => "The caller has neither the `admin` nor the `notifications:send` role.",
+        UNPROCESSABLE_ENTITY => "`recipientId` names no account.",
+    }
+}
+kernel::operation_error! {
+    /// How reading the caller's notifications fails.
+    ReadError {}
+}
+kernel::operation_error! {
+    /// How an operation on one of the caller's notifications fails.
+    NotificationError {
+        NOT_FOUND => NO_SUCH_NOTIFICATION,
+    }
 }
 
 fn may_send(principal: &Principal) -> AppResult<()> {
@@ -132,14 +146,15 @@ impl NotificationsApi {
         req: &Request,
         auth: BearerAuth,
         body: Json<NewNotification>,
-    ) -> AppResult<SendResponse> {
+    ) -> Result<SendResponse, SendError> {
         may_send(&auth.0)?;
         let recipient_id = body.recipient_id.as_str();
         if self.directory.contact(recipient_id).await?.is_none() {
             return Err(AppError::UnknownReference {
                 field: "recipientId",
                 detail: "`recipientId` names no account.".into(),
-            });
+            }
+            .into());
         }
         let notification = Notification {
             id: uuid::Uuid::now_v7().to_string(),
@@ -188,7 +203,7 @@ impl NotificationsApi {
         per_page: Query<Option<u32>>,
         /// Only the unread ones.
         unread: Query<Option<bool>>,
-    ) -> AppResult<Json<Page<Notification>>> {
+    ) -> Result<Json<Page<Notification>>, ReadError> {
         let request = PageRequest::new(page.0, per_page.0);
         let (items, total) = self
             .repository
@@ -203,7 +218,7 @@ impl NotificationsApi {
         method = "get",
         operation_id = "countUnreadNotifications"
     )]
-    async fn unread_count(&self, auth: BearerAuth) -> AppResult<Json<UnreadCount>> {
+    async fn unread_count(&self, auth: BearerAuth) -> Result<Json<UnreadCount>, ReadError> {
         let count = self.repository.count(&auth.0.subject, true).await?;
         Ok(Json(UnreadCount { count }))
     }
@@ -219,7 +234,7 @@ impl NotificationsApi {
     async fn stream(
         &self,
         auth: BearerAuth,
-    ) -> AppResult<EventStream<BoxStream<'static, Notification>>> {
+    ) -> Result<EventStream<BoxStream<'static, Notification>>, ReadError> {
         let recipient = auth.0.subject;
         let receiver = self.feed.subscribe(Duration::from_secs(2)).await;
         let notifications = stream::unfold(receiver, move |mut receiver| {
@@ -246,11 +261,17 @@ impl NotificationsApi {
 
     /// Get one of the caller's notifications
     #[oai(path = "/:id", method = "get", operation_id = "getNotification")]
-    async fn get(&self, auth: BearerAuth, id: Path<String>) -> AppResult<NotificationResponse> {
-        Ok(match self.repository.find(&auth.0.subject, &id.0).await? {
-            Some(notification) => NotificationResponse::Ok(Json(notification)),
-            None => NotificationResponse::NotFound(not_found()),
-        })
+    async fn get(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<NotificationResponse, NotificationError> {
+        let notification = self
+            .repository
+            .find(&auth.0.subject, &id.0)
+            .await?
+            .ok_or_else(no_such_notification)?;
+        Ok(NotificationResponse::Ok(Json(notification)))
     }
 
     /// Mark a notification read
@@ -264,9 +285,13 @@ impl NotificationsApi {
         method = "post",
         operation_id = "markNotificationRead"
     )]
-    async fn mark_read(&self, auth: BearerAuth, id: Path<String>) -> AppResult<ChangedResponse> {
+    async fn mark_read(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<ChangedResponse, NotificationError> {
         let found = self.repository.mark_read(&auth.0.subject, &id.0).await?;
-        Ok(ChangedResponse::of(found))
+        ChangedResponse::of(found)
     }
 
     /// Mark every notification read
@@ -280,7 +305,7 @@ impl NotificationsApi {
         method = "post",
         operation_id = "markAllNotificationsRead"
     )]
-    async fn mark_all_read(&self, auth: BearerAuth) -> AppResult<Json<MarkedRead>> {
+    async fn mark_all_read(&self, auth: BearerAuth) -> Result<Json<MarkedRead>, ReadError> {
         let marked = self.repository.mark_all_read(&auth.0.subject).await?;
         Ok(Json(MarkedRead { marked }))
     }
@@ -291,8 +316,12 @@ impl NotificationsApi {
     /// first 204 back rather than a 404.
     #[inherit_intent(crud::intents::DELETE)]
     #[oai(path = "/:id", method = "delete", operation_id = "deleteNotification")]
-    async fn delete(&self, auth: BearerAuth, id: Path<String>) -> AppResult<ChangedResponse> {
+    async fn delete(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<ChangedResponse, NotificationError> {
         let found = self.repository.delete(&auth.0.subject, &id.0).await?;
-        Ok(ChangedResponse::of(found))
+        ChangedResponse::of(found)
     }
 }

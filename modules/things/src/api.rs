@@ -1,10 +1,8 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
 use crud::{EntityTag, IfMatch, IfNoneMatch, Preconditions, conditional_write, created_location};
-use kernel::problem::Problem;
-use kernel::{AppResult, BearerAuth, Page, PageRequest};
+use kernel::{AppError, BearerAuth, Page, PageRequest};
 use poem::Request;
-use poem::http::StatusCode;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
@@ -49,9 +47,6 @@ enum GetThingResponse {
     /// The thing is still the version `If-None-Match` names.
     #[oai(status = 304)]
     NotModified(#[oai(header = "ETag")] String),
-    /// The caller has no thing with this id.
-    #[oai(status = 404, content_type = "application/problem+json")]
-    NotFound(Json<Problem>),
 }
 
 #[derive(ApiResponse)]
@@ -63,9 +58,6 @@ enum CreateThingResponse {
         #[oai(header = "Location")] String,
         #[oai(header = "ETag")] String,
     ),
-    /// The caller already holds as many things as allowed.
-    #[oai(status = 409, content_type = "application/problem+json")]
-    LimitReached(Json<Problem>),
 }
 
 #[derive(ApiResponse)]
@@ -73,21 +65,14 @@ enum UpdateThingResponse {
     /// The thing, as updated.
     #[oai(status = 200)]
     Ok(Json<Thing>, #[oai(header = "ETag")] String),
-    /// The caller has no thing with this id.
-    #[oai(status = 404, content_type = "application/problem+json")]
-    NotFound(Json<Problem>),
 }
 
 impl UpdateThingResponse {
     /// The thing as written, or 404 when there was none.
-    fn of(written: Option<Thing>) -> Self {
-        match written {
-            Some(thing) => {
-                let etag = thing.etag();
-                Self::Ok(Json(thing), etag)
-            }
-            None => Self::NotFound(not_found()),
-        }
+    fn of(written: Option<Thing>) -> Result<Self, ChangeThingError> {
+        let thing = written.ok_or_else(no_such_thing)?;
+        let etag = thing.etag();
+        Ok(Self::Ok(Json(thing), etag))
     }
 }
 
@@ -106,11 +91,47 @@ enum DeleteThingResponse {
     Deleted,
 }
 
-fn not_found() -> Json<Problem> {
-    Json(
-        Problem::from_status(StatusCode::NOT_FOUND)
-            .with_detail("The caller has no thing with this id."),
-    )
+const NO_SUCH_THING: &str = "The caller has no thing with this id.";
+
+/// Another owner's thing is as absent as one that never existed.
+fn no_such_thing() -> AppError {
+    AppError::NotFound(NO_SUCH_THING.into())
+}
+
+// What each operation can fail with, beyond the malformed request (400), missing credentials
+// (401) and faults (500) that the host documents on every operation.
+kernel::operation_error! {
+    /// How listing things fails.
+    ListThingsError {}
+}
+kernel::operation_error! {
+    /// How reading a thing fails.
+    GetThingError {
+        NOT_FOUND => NO_SUCH_THING,
+    }
+}
+kernel::operation_error! {
+    /// How creating a thing fails.
+    CreateThingError {
+        CONFLICT => "The caller already holds as many things as allowed.",
+    }
+}
+kernel::operation_error! {
+    /// How replacing or patching a thing fails.
+    ChangeThingError {
+        NOT_FOUND => NO_SUCH_THING,
+        CONFLICT => crud::answers::KEPT_CHANGING,
+        PRECONDITION_FAILED => crud::answers::STALE,
+        PRECONDITION_REQUIRED => crud::answers::IF_MATCH_REQUIRED,
+    }
+}
+kernel::operation_error! {
+    /// How deleting a thing fails.
+    DeleteThingError {
+        CONFLICT => crud::answers::KEPT_CHANGING,
+        PRECONDITION_FAILED => crud::answers::STALE,
+        PRECONDITION_REQUIRED => crud::answers::IF_MATCH_REQUIRED,
+    }
 }
 
 #[idempotency::intents]
@@ -141,7 +162,7 @@ impl ThingsApi {
         /// Only things whose name contains this text, ignoring the case of ASCII letters.
         #[oai(name = "nameContains", validator(max_length = 200))]
         name_contains: Query<Option<String>>,
-    ) -> AppResult<ListThingsResponse> {
+    ) -> Result<ListThingsResponse, ListThingsError> {
         let owner = &auth.0.subject;
         let request = PageRequest::new(page.0, per_page.0);
         let filter = name_contains.0.as_deref().filter(|text| !text.is_empty());
@@ -165,11 +186,13 @@ impl ThingsApi {
         /// The `ETag` of the version you hold: 304 Not Modified while it is still current.
         #[oai(name = "If-None-Match")]
         if_none_match: IfNoneMatch,
-    ) -> AppResult<GetThingResponse> {
+    ) -> Result<GetThingResponse, GetThingError> {
         let preconditions = Preconditions::for_read(if_none_match);
-        let Some(thing) = self.repository.find(&auth.0.subject, &id.0).await? else {
-            return Ok(GetThingResponse::NotFound(not_found()));
-        };
+        let thing = self
+            .repository
+            .find(&auth.0.subject, &id.0)
+            .await?
+            .ok_or_else(no_such_thing)?;
         let etag = thing.etag();
         if preconditions.not_modified(&EntityTag::of_version(thing.version))? {
             return Ok(GetThingResponse::NotModified(etag));
@@ -188,7 +211,7 @@ impl ThingsApi {
         req: &Request,
         auth: BearerAuth,
         body: Json<ThingInput>,
-    ) -> AppResult<CreateThingResponse> {
+    ) -> Result<CreateThingResponse, CreateThingError> {
         let fields = body.parse()?;
         let owner = &auth.0.subject;
         let Some(thing) = self
@@ -196,10 +219,8 @@ impl ThingsApi {
             .insert(owner, &fields, self.settings.max_things_per_owner)
             .await?
         else {
-            return Ok(CreateThingResponse::LimitReached(Json(
-                Problem::from_status(StatusCode::CONFLICT)
-                    .with_detail("The caller already holds as many things as allowed."),
-            )));
+            let limit = "The caller already holds as many things as allowed.";
+            return Err(AppError::Conflict(limit.into()).into());
         };
         let location = created_location(req, &thing.id);
         let etag = thing.etag();
@@ -222,7 +243,7 @@ impl ThingsApi {
         #[oai(name = "If-Match")]
         if_match: IfMatch,
         body: Json<ThingInput>,
-    ) -> AppResult<UpdateThingResponse> {
+    ) -> Result<UpdateThingResponse, ChangeThingError> {
         let fields = body.parse()?;
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
@@ -232,7 +253,7 @@ impl ThingsApi {
             |version| self.repository.update(owner, id, version, &fields),
         )
         .await?;
-        Ok(UpdateThingResponse::of(updated))
+        UpdateThingResponse::of(updated)
     }
 
     /// Change some fields of a thing
@@ -250,7 +271,7 @@ impl ThingsApi {
         #[oai(name = "If-Match")]
         if_match: IfMatch,
         body: PatchThingRequest,
-    ) -> AppResult<UpdateThingResponse> {
+    ) -> Result<UpdateThingResponse, ChangeThingError> {
         let PatchThingRequest::MergePatch(patch) = body;
         let changes = patch.parse()?;
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
@@ -261,7 +282,7 @@ impl ThingsApi {
             |version| self.repository.patch(owner, id, version, &changes),
         )
         .await?;
-        Ok(UpdateThingResponse::of(patched))
+        UpdateThingResponse::of(patched)
     }
 
     /// Delete a thing
@@ -279,7 +300,7 @@ impl ThingsApi {
         /// The `ETag` of the version this change is based on: 412 when the thing changed since.
         #[oai(name = "If-Match")]
         if_match: IfMatch,
-    ) -> AppResult<DeleteThingResponse> {
+    ) -> Result<DeleteThingResponse, DeleteThingError> {
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
         conditional_write(

@@ -15,8 +15,10 @@
 //!   its `ORDER BY`; [`contains_pattern`] for a case-insensitive "name contains" filter;
 //! - [`UniqueField`] and [`database_error`]: a unique constraint's refusal as a 409 naming the
 //!   request field;
+//! - [`answers`]: what its 409, 412 and 428 mean, for the operations' documented errors;
 //! - [`intents`]: the declared intents of CRUD operations, for `#[inherit_intent(...)]`.
 
+pub mod answers;
 mod conditional_headers;
 pub mod intents;
 mod location;

@@ -11,6 +11,8 @@
 //!
 //! Operations are matched by `operationId`.
 
+use kernel::operation_error::document_problem;
+use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
 
 use serde::{Deserialize, Serialize};
@@ -197,22 +199,31 @@ fn document_idempotent(
             }
         }
     }
-    let problem = |description: &str| {
-        json!({
-            "description": description,
-            "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } }
-        })
-    };
-    responses.entry("409").or_insert_with(|| {
-        problem("A request with this Idempotency-Key is still running: retry later with the same key (see `Retry-After`).")
-    });
-    responses.entry("422").or_insert_with(|| {
-        problem("Idempotency-Key reuse: this key was used with a different request; use a new key.")
-    });
+    document_problem(
+        responses,
+        StatusCode::BAD_REQUEST,
+        if key_required {
+            "The `Idempotency-Key` is missing or malformed."
+        } else {
+            "The `Idempotency-Key` is malformed."
+        },
+    );
+    document_problem(
+        responses,
+        StatusCode::CONFLICT,
+        "A request with this Idempotency-Key is still running: retry later with the same key (see `Retry-After`).",
+    );
+    document_problem(
+        responses,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "Idempotency-Key reuse: this key was used with a different request; use a new key.",
+    );
     if on_store_failure == OnStoreFailure::Reject {
-        responses.entry("503").or_insert_with(|| {
-            problem("The idempotency store is unreachable, so this operation refuses to execute unguarded: retry after `Retry-After` with the same key.")
-        });
+        document_problem(
+            responses,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The idempotency store is unreachable, so this operation refuses to execute unguarded: retry after `Retry-After` with the same key.",
+        );
     }
 }
 

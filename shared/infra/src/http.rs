@@ -17,8 +17,7 @@ use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use kernel::{
-    AppError, Authentication, Authenticator, ClientAddress, ClientAddressResolver, Problem,
-    RequestContext,
+    Authentication, Authenticator, ClientAddress, ClientAddressResolver, Problem, RequestContext,
 };
 use poem::http::{HeaderValue, StatusCode, Version, header};
 use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
@@ -87,14 +86,21 @@ fn is_acceptable_request_id(id: &str) -> bool {
     (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic())
 }
 
-/// Renders any error as problem details. The application's own errors carry their mapping;
-/// the framework's (bad JSON, unknown route, wrong method, ...) keep their status and headers
-/// and get a problem body in place of their plain-text one.
+/// Renders any error as problem details. The application's own errors (`AppError` and every
+/// operation's error type around it) render themselves through `AppError`'s one mapping; the
+/// framework's (bad JSON, unknown route, wrong method, ...) keep their status and headers and
+/// get a problem body in place of their plain-text one.
 pub fn problem_from_error(err: poem::Error) -> Response {
-    if let Some(app_error) = err.downcast_ref::<AppError>() {
-        return poem::error::ResponseError::as_response(app_error);
-    }
     let status = err.status();
+    let message = err.to_string();
+    let mut response = err.into_response();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes() == kernel::problem::PROBLEM_JSON.as_bytes());
+    if is_problem {
+        return response;
+    }
     let detail = match status {
         StatusCode::NOT_FOUND => "No resource exists at this path.".to_owned(),
         StatusCode::METHOD_NOT_ALLOWED => "This resource does not accept this method.".to_owned(),
@@ -103,13 +109,12 @@ pub fn problem_from_error(err: poem::Error) -> Response {
         }
         StatusCode::UNAUTHORIZED => "The access token is missing, expired or invalid.".to_owned(),
         s if s.is_server_error() => {
-            tracing::error!(error = %err, "request failed");
+            tracing::error!(error = %message, "request failed");
             "The service could not complete the request. Quote the request id when reporting it."
                 .to_owned()
         }
-        _ => err.to_string(),
+        _ => message,
     };
-    let mut response = err.into_response();
     let problem = Problem::from_status(status).with_detail(detail);
     let body = Problem::into_response(problem);
     response.set_body(body.into_body());

@@ -4,11 +4,8 @@ use std::error::Error as StdError;
 
 use poem::http::StatusCode;
 use poem::{IntoResponse, Response};
-use poem_openapi::ApiResponse;
-use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, Registry};
-use poem_openapi::types::Type;
 
-use crate::problem::{PROBLEM_JSON, Problem};
+use crate::problem::Problem;
 
 /// Result of an application operation.
 pub type AppResult<T> = Result<T, AppError>;
@@ -16,7 +13,8 @@ pub type AppResult<T> = Result<T, AppError>;
 /// What can go wrong in a use case. Its variants name situations, not statuses; the one
 /// mapping to a status and a problem body is [`AppError::status`] and [`AppError::to_problem`],
 /// and nothing else maps errors to HTTP. Internal errors are logged in full and answered as a bare 500: their text never
-/// reaches the client.
+/// reaches the client. Handlers return it wrapped in their operation's error type
+/// ([`operation_error!`](crate::operation_error!)), which documents the statuses they answer.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// The request is well-formed but its content is not acceptable.
@@ -29,8 +27,8 @@ pub enum AppError {
     #[error("{0}")]
     Forbidden(String),
     /// The addressed resource does not exist (or is not the caller's to see).
-    #[error("{0} not found")]
-    NotFound(&'static str),
+    #[error("{0}")]
+    NotFound(String),
     /// The request conflicts with the current state of the resource.
     #[error("{0}")]
     Conflict(String),
@@ -140,27 +138,5 @@ impl poem::error::ResponseError for AppError {
             _ => {}
         }
         response
-    }
-}
-
-/// Documents every operation's error answer: any status, as RFC 9457 problem details.
-impl ApiResponse for AppError {
-    fn meta() -> MetaResponses {
-        MetaResponses {
-            responses: vec![MetaResponse {
-                description: "The request failed: RFC 9457 problem details say why.",
-                status: None,
-                status_range: None,
-                content: vec![MetaMediaType {
-                    content_type: PROBLEM_JSON,
-                    schema: Problem::schema_ref(),
-                }],
-                headers: vec![],
-            }],
-        }
-    }
-
-    fn register(registry: &mut Registry) {
-        Problem::register(registry);
     }
 }

@@ -3,6 +3,8 @@
 //! It owns:
 //! - [`problem`]: RFC 9457 problem details, the one shape of every error response;
 //! - [`error`]: [`AppError`], the application error type, mapped to HTTP in exactly one place;
+//! - [`operation_error`]: [`operation_error!`], an operation's own error type: an [`AppError`]
+//!   documented with the statuses that operation can answer;
 //! - [`context`]: the per-request context (request id, path) that problem responses cite;
 //! - [`auth`]: the one authentication step and its outcome ([`Authentication`]), the
 //!   [`Principal`], access-token keys and the bearer security scheme;
@@ -20,11 +22,14 @@ pub mod auth;
 pub mod client;
 pub mod context;
 pub mod error;
+pub mod operation_error;
 pub mod outage;
 pub mod pagination;
 pub mod problem;
 pub mod revocation;
 pub mod strict_string;
+#[cfg(test)]
+mod test_log;
 
 /// Where the host mounts every module's API; modules use it to build `Location` headers.
 pub const API_PREFIX: &str = "/api/v1";
@@ -36,6 +41,7 @@ pub use auth::{
 pub use client::{ClientAddress, ClientAddressResolver, ForwardedHeader, client_address};
 pub use context::RequestContext;
 pub use error::{AppError, AppResult};
+pub use operation_error::ErrorCase;
 pub use pagination::{Page, PageRequest};
 pub use problem::Problem;
 pub use revocation::RevokedSessions;

@@ -109,42 +109,10 @@ impl OutageLog {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use tracing_subscriber::layer::SubscriberExt as _;
 
     use super::*;
-
-    /// Collects the messages of the events logged while it is installed.
-    #[derive(Clone, Default)]
-    struct Messages(Arc<Mutex<Vec<(tracing::Level, String)>>>);
-
-    impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Messages {
-        fn on_event(
-            &self,
-            event: &tracing::Event<'_>,
-            _: tracing_subscriber::layer::Context<'_, S>,
-        ) {
-            struct Message(String);
-            impl tracing::field::Visit for Message {
-                fn record_debug(
-                    &mut self,
-                    field: &tracing::field::Field,
-                    value: &dyn std::fmt::Debug,
-                ) {
-                    if field.name() == "message" {
-                        self.0 = format!("{value:?}");
-                    }
-                }
-            }
-            let mut message = Message(String::new());
-            event.record(&mut message);
-            self.0
-                .lock()
-                .unwrap()
-                .push((*event.metadata().level(), message.0));
-        }
-    }
+    use crate::test_log::Messages;
 
     #[test]
     fn an_outage_is_logged_once_when_it_begins_and_once_when_it_ends() {

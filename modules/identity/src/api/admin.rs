@@ -8,6 +8,8 @@
 use std::sync::Arc;
 
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
+
+use super::errors::{AdminChangeError, AdminReadError};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
@@ -123,7 +125,7 @@ impl AdminApi {
             validator(minimum(value = "1"), maximum(value = "100"))
         )]
         per_page: Query<Option<u32>>,
-    ) -> AppResult<ListUsersResponse> {
+    ) -> Result<ListUsersResponse, AdminReadError> {
         let page = self
             .base
             .list(&auth.0, PageRequest::new(page.0, per_page.0))
@@ -138,7 +140,11 @@ impl AdminApi {
         "an administrative state change audited per call; locking twice is harmless, so nothing is replayed"
     )]
     #[oai(path = "/users/:id/lock", method = "post", operation_id = "lockUser")]
-    async fn lock(&self, auth: BearerAuth, id: Path<String>) -> AppResult<LockResponse> {
+    async fn lock(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<LockResponse, AdminChangeError> {
         self.base.lock(&auth.0, &id.0).await?;
         Ok(LockResponse::Done)
     }
@@ -152,7 +158,11 @@ impl AdminApi {
         method = "post",
         operation_id = "unlockUser"
     )]
-    async fn unlock(&self, auth: BearerAuth, id: Path<String>) -> AppResult<LockResponse> {
+    async fn unlock(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<LockResponse, AdminChangeError> {
         self.base.unlock(&auth.0, &id.0).await?;
         Ok(LockResponse::Done)
     }
@@ -174,7 +184,7 @@ impl AdminApi {
             validator(minimum(value = "1"), maximum(value = "100"))
         )]
         per_page: Query<Option<u32>>,
-    ) -> AppResult<AuditResponse> {
+    ) -> Result<AuditResponse, AdminReadError> {
         let page = self
             .base
             .audit(&auth.0, PageRequest::new(page.0, per_page.0))

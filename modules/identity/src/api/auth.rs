@@ -3,13 +3,16 @@
 use std::sync::Arc;
 
 use idempotency::{OutcomeRecorder, Recorded};
-use kernel::{AppError, AppResult, BearerAuth, Problem, StrictString, client_address};
+use kernel::{BearerAuth, StrictString, client_address};
 use poem::Request;
-use poem::http::StatusCode;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 
+use super::errors::{
+    CallerError, ConfirmEmailError, LoginError, MailLinkError, RefreshTokenError, RegisterError,
+    ResetPasswordError, RevokeSessionError,
+};
 use super::throttle::Throttle;
 use super::views::{
     ConfirmEmailRequest, EmailRequest, LoginRequest, RefreshRequest, RegisterRequest,
@@ -82,9 +85,6 @@ enum RevokeSessionResponse {
     /// The session is revoked: its refresh token no longer works.
     #[oai(status = 204)]
     Revoked,
-    /// The caller has no such session.
-    #[oai(status = 404, content_type = "application/problem+json")]
-    NotFound(Json<Problem>),
 }
 
 #[idempotency::intents]
@@ -100,7 +100,7 @@ impl AuthApi {
         &self,
         req: &Request,
         body: Json<RegisterRequest>,
-    ) -> AppResult<RegisterResponse> {
+    ) -> Result<RegisterResponse, RegisterError> {
         self.throttle.register(&client_address(req)).await?;
         let body = body.0;
         let user = self
@@ -125,7 +125,11 @@ impl AuthApi {
         "every call must issue a fresh token pair and session; a replay would hand out another call's tokens"
     )]
     #[oai(path = "/login", method = "post", operation_id = "login")]
-    async fn login(&self, req: &Request, body: Json<LoginRequest>) -> AppResult<TokensResponse> {
+    async fn login(
+        &self,
+        req: &Request,
+        body: Json<LoginRequest>,
+    ) -> Result<TokensResponse, LoginError> {
         let attempt = self
             .throttle
             .login(&body.email, &client_address(req))
@@ -148,7 +152,10 @@ impl AuthApi {
         "rotates the refresh token: a replayed answer would return a pair that is already revoked"
     )]
     #[oai(path = "/refresh", method = "post", operation_id = "refresh")]
-    async fn refresh(&self, body: Json<RefreshRequest>) -> AppResult<TokensResponse> {
+    async fn refresh(
+        &self,
+        body: Json<RefreshRequest>,
+    ) -> Result<TokensResponse, RefreshTokenError> {
         let pair = self.service.refresh(&body.refresh_token).await?;
         Ok(TokensResponse::Ok(Json(pair.into())))
     }
@@ -160,21 +167,24 @@ impl AuthApi {
         "revokes a session by its refresh token; the token's state, not a stored answer, decides"
     )]
     #[oai(path = "/revoke", method = "post", operation_id = "revoke")]
-    async fn revoke(&self, body: Json<RefreshRequest>) -> AppResult<NoContentResponse> {
+    async fn revoke(
+        &self,
+        body: Json<RefreshRequest>,
+    ) -> Result<NoContentResponse, RefreshTokenError> {
         self.service.revoke(&body.refresh_token).await?;
         Ok(NoContentResponse::Done)
     }
 
     /// The caller's account
     #[oai(path = "/me", method = "get", operation_id = "me")]
-    async fn me(&self, auth: BearerAuth) -> AppResult<MeResponse> {
+    async fn me(&self, auth: BearerAuth) -> Result<MeResponse, CallerError> {
         let user = self.service.authenticate(&auth.0).await?;
         Ok(MeResponse::Ok(Json(user.into())))
     }
 
     /// The caller's active sessions
     #[oai(path = "/sessions", method = "get", operation_id = "listSessions")]
-    async fn sessions(&self, auth: BearerAuth) -> AppResult<SessionsResponse> {
+    async fn sessions(&self, auth: BearerAuth) -> Result<SessionsResponse, CallerError> {
         let sessions = self.service.sessions(&auth.0).await?;
         let current = auth.0.session_id.as_str();
         Ok(SessionsResponse::Ok(Json(
@@ -198,15 +208,9 @@ impl AuthApi {
         &self,
         auth: BearerAuth,
         id: Path<String>,
-    ) -> AppResult<RevokeSessionResponse> {
-        match self.service.revoke_session(&auth.0, &id.0).await {
-            Ok(()) => Ok(RevokeSessionResponse::Revoked),
-            Err(AppError::NotFound(_)) => Ok(RevokeSessionResponse::NotFound(Json(
-                Problem::from_status(StatusCode::NOT_FOUND)
-                    .with_detail("The caller has no session with this id."),
-            ))),
-            Err(err) => Err(err),
-        }
+    ) -> Result<RevokeSessionResponse, RevokeSessionError> {
+        self.service.revoke_session(&auth.0, &id.0).await?;
+        Ok(RevokeSessionResponse::Revoked)
     }
 
     /// Ask for a password-reset link
@@ -223,7 +227,7 @@ impl AuthApi {
         &self,
         req: &Request,
         body: Json<EmailRequest>,
-    ) -> AppResult<AcceptedResponse> {
+    ) -> Result<AcceptedResponse, MailLinkError> {
         self.throttle
             .mail(&body.email, &client_address(req))
             .await?;
@@ -248,11 +252,12 @@ impl AuthApi {
         &self,
         outcome: OutcomeRecorder,
         body: Json<ResetPasswordRequest>,
-    ) -> AppResult<Recorded<NoContentResponse>> {
+    ) -> Result<Recorded<NoContentResponse>, ResetPasswordError> {
         let answer = outcome.prepare(NoContentResponse::Done).await?;
-        self.service
+        Ok(self
+            .service
             .reset_password(&body.token, &body.new_password, answer)
-            .await
+            .await?)
     }
 
     /// Ask for an email-confirmation link
@@ -269,7 +274,7 @@ impl AuthApi {
         &self,
         req: &Request,
         body: Json<EmailRequest>,
-    ) -> AppResult<AcceptedResponse> {
+    ) -> Result<AcceptedResponse, MailLinkError> {
         self.throttle
             .mail(&body.email, &client_address(req))
             .await?;
@@ -292,8 +297,8 @@ impl AuthApi {
         &self,
         outcome: OutcomeRecorder,
         body: Json<ConfirmEmailRequest>,
-    ) -> AppResult<Recorded<NoContentResponse>> {
+    ) -> Result<Recorded<NoContentResponse>, ConfirmEmailError> {
         let answer = outcome.prepare(NoContentResponse::Done).await?;
-        self.service.confirm_email(&body.token, answer).await
+        Ok(self.service.confirm_email(&body.token, answer).await?)
     }
 }

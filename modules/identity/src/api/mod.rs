@@ -2,5 +2,6 @@
 
 pub mod admin;
 pub mod auth;
+pub mod errors;
 pub mod throttle;
 pub mod views;

@@ -1,0 +1,93 @@
+//! What each identity operation can fail with, as its document lists it (beyond the malformed
+//! request, 400, and the fault, 500, that the host documents on every operation).
+
+const SESSION_ENDED: &str = "The access token's session has ended (logged out, revoked, or the \
+                             account locked): log in again.";
+const NOT_AN_ADMINISTRATOR: &str = "The caller is not an administrator.";
+const TOO_MANY: &str = "Too many attempts from this address or on this account: `Retry-After` \
+                        says when to try again.";
+const BUSY: &str = "The service is busy hashing passwords: `Retry-After` says when to try again.";
+const LINK_UNUSABLE: &str = "The token is unknown, expired or already used.";
+
+kernel::operation_error! {
+    /// How registering fails.
+    pub RegisterError {
+        CONFLICT => "An account already has this email.",
+        TOO_MANY_REQUESTS => TOO_MANY,
+        SERVICE_UNAVAILABLE => BUSY,
+    }
+}
+
+kernel::operation_error! {
+    /// How logging in fails.
+    pub LoginError {
+        UNAUTHORIZED => "The email or the password is incorrect (the same answer for both).",
+        FORBIDDEN => "The account is locked, or its email is not confirmed where the service \
+                      requires it.",
+        TOO_MANY_REQUESTS => TOO_MANY,
+        SERVICE_UNAVAILABLE => BUSY,
+    }
+}
+
+kernel::operation_error! {
+    /// How exchanging or revoking a refresh token fails.
+    pub RefreshTokenError {
+        UNAUTHORIZED => "The refresh token is invalid, expired or already used: log in again.",
+    }
+}
+
+kernel::operation_error! {
+    /// How an operation on the caller's own account fails.
+    pub CallerError {
+        UNAUTHORIZED => SESSION_ENDED,
+    }
+}
+
+kernel::operation_error! {
+    /// How revoking one of the caller's sessions fails.
+    pub RevokeSessionError {
+        UNAUTHORIZED => SESSION_ENDED,
+        NOT_FOUND => "The caller has no session with this id.",
+    }
+}
+
+kernel::operation_error! {
+    /// How asking for a mailed link fails.
+    pub MailLinkError {
+        TOO_MANY_REQUESTS => TOO_MANY,
+        SERVICE_UNAVAILABLE => "Too many links are waiting to be mailed: `Retry-After` says \
+                                when to try again.",
+    }
+}
+
+kernel::operation_error! {
+    /// How resetting the password fails.
+    pub ResetPasswordError {
+        BAD_REQUEST => LINK_UNUSABLE,
+        SERVICE_UNAVAILABLE => BUSY,
+    }
+}
+
+kernel::operation_error! {
+    /// How confirming the email address fails.
+    pub ConfirmEmailError {
+        BAD_REQUEST => LINK_UNUSABLE,
+    }
+}
+
+kernel::operation_error! {
+    /// How an administrator's read fails.
+    pub AdminReadError {
+        UNAUTHORIZED => SESSION_ENDED,
+        FORBIDDEN => NOT_AN_ADMINISTRATOR,
+    }
+}
+
+kernel::operation_error! {
+    /// How locking or unlocking an account fails.
+    pub AdminChangeError {
+        UNAUTHORIZED => SESSION_ENDED,
+        FORBIDDEN => "The caller is not an administrator, or tried to lock their own account.",
+        NOT_FOUND => crate::service::NO_SUCH_ACCOUNT,
+    }
+}
