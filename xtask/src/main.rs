@@ -33,6 +33,14 @@ fn main() -> anyhow::Result<()> {
         ["rename", slug, title] => {
             let root = workspace_root();
             let changed = rename(&root, &Name::new(slug, title)?)?;
+            let rust_files: Vec<PathBuf> = changed
+                .iter()
+                .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+                .cloned()
+                .collect();
+            if !rust_files.is_empty() {
+                new_module::format(&root, &rust_files);
+            }
             println!(
                 "renamed to {title} ({slug}) in {} files; run `cargo test --workspace` to check",
                 changed.len()

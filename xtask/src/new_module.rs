@@ -80,6 +80,12 @@ impl ModuleName {
         })
     }
 
+    /// Whether "a thing" becomes "an <entity>": before a, e, i or o (a rule of thumb: "an
+    /// order", "an item", "a user"; "a umbrella" or "an one-off" need a hand edit).
+    fn takes_an(&self) -> bool {
+        self.entity_snake.starts_with(['a', 'e', 'i', 'o'])
+    }
+
     /// `text` with the worked example's names replaced by this module's.
     pub fn rename(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
@@ -87,7 +93,12 @@ impl ModuleName {
         let mut previous: Option<char> = None;
         while let Some(c) = rest.chars().next() {
             let at_word_start = !previous.is_some_and(|p| p.is_ascii_alphabetic());
-            let (replacement, length) = if rest.starts_with("Things") {
+            let before_entity = at_word_start
+                && (rest.starts_with("a ") || rest.starts_with("A "))
+                && (rest[2..].starts_with("thing") || rest[2..].starts_with("Thing"));
+            let (replacement, length) = if before_entity && self.takes_an() {
+                (Some(if c == 'a' { "an " } else { "An " }), 2)
+            } else if rest.starts_with("Things") {
                 (Some(self.plural_pascal.as_str()), 6)
             } else if rest.starts_with("Thing") {
                 (Some(self.entity.as_str()), 5)
@@ -236,7 +247,8 @@ fn renamed_files(
 
 /// Formats the generated Rust `files` as `cargo fmt` would: renaming changes the length of
 /// names, and with them where rustfmt breaks lines. Without rustfmt, says so and goes on.
-fn format(root: &Path, files: &[PathBuf]) {
+/// (`cargo xtask rename` formats what it renamed the same way.)
+pub fn format(root: &Path, files: &[PathBuf]) {
     let edition = read(&root.join("Cargo.toml"))
         .ok()
         .and_then(|manifest| {
@@ -1279,6 +1291,23 @@ mod tests {
             "PurchaseOrdersApi lists purchase_orders: createPurchaseOrder at \
              /api/v1/purchase_orders, max_purchase_orders_per_owner; a purchase_order's name; \
              nothing, something, DO NOTHING."
+        );
+    }
+
+    #[test]
+    fn the_article_before_the_entity_follows_its_first_letter() {
+        let orders = ModuleName::new("orders", "Order").unwrap();
+        let widgets = ModuleName::new("widgets", "Widget").unwrap();
+
+        let text = "A thing is a thing, like a Thing, unlike a theme.";
+
+        assert_eq!(
+            orders.rename(text),
+            "An order is an order, like an Order, unlike a theme."
+        );
+        assert_eq!(
+            widgets.rename(text),
+            "A widget is a widget, like a Widget, unlike a theme."
         );
     }
 
