@@ -56,20 +56,26 @@ pub fn finish(mut api: Value, health: Value) -> Value {
     api
 }
 
+/// Every operation object of an OpenAPI document.
+fn operations_mut(
+    document: &mut Value,
+) -> impl Iterator<Item = &mut serde_json::Map<String, Value>> {
+    document
+        .get_mut("paths")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+        .filter_map(Value::as_object_mut)
+}
+
 /// What any operation can answer before or around its handler, documented on each: 400 for a
 /// request that does not parse (every operation: even a query string is checked), 401 where it
 /// needs credentials, 413 and 415 where it takes a body, 500 for a fault. Handlers document
 /// their own failures (`kernel::operation_error!`); a status both document keeps both meanings.
 fn document_common_failures(document: &mut Value) {
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let operations = paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
-        .filter_map(Value::as_object_mut);
-    for operation in operations {
+    for operation in operations_mut(document) {
         let needs_credentials = operation
             .get("security")
             .and_then(Value::as_array)
@@ -117,13 +123,7 @@ fn document_common_failures(document: &mut Value) {
 /// answers 400 before any operation runs): their schemas say so, unless an enum or a pattern of
 /// their own already does.
 fn document_no_nul_in_urls(document: &mut Value) {
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let parameters = paths
-        .values_mut()
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut())
+    let parameters = operations_mut(document)
         .filter_map(|operation| operation.get_mut("parameters"))
         .filter_map(Value::as_array_mut)
         .flatten();

@@ -214,8 +214,7 @@ impl<R> PreparedOutcome<R> {
             .bind(now)
             .bind(now.saturating_add(retention))
             .execute(&mut *transaction)
-            .await
-            .map_err(AppError::internal)?;
+            .await?;
         }
         Ok(Recorded {
             response: self.response,
