@@ -6,7 +6,8 @@
 //! - [`service`]: the use cases, independent of HTTP;
 //! - [`links`]: one-time links (reset, confirmation), minted and mailed off the request path;
 //! - [`api`]: `/auth/*` and `/admin/users/*`, each operation declaring its idempotency intent;
-//! - [`directory`]: the accounts as other modules may see them (`infra::UserDirectory`).
+//! - [`directory`]: the accounts as other modules may see them (`infra::UserDirectory`);
+//! - [`oauth`]: sign-in with an OpenID Connect provider, and linked identities (ADR 0009).
 //!
 //! Access tokens are short-lived JWTs (signed with the host's keys); refresh tokens are opaque,
 //! single-use and rotated on every refresh, and a replayed one revokes its session.
@@ -15,6 +16,7 @@ pub mod api;
 pub mod directory;
 pub mod domain;
 pub mod links;
+pub mod oauth;
 pub mod repository;
 pub mod service;
 pub mod settings;
@@ -26,11 +28,15 @@ use infra::{Migration, Module, ModuleContext};
 
 pub use api::admin::{AdminApi, UsersAdminBase};
 pub use api::auth::AuthApi;
+pub use api::oauth::OAuthApi;
 use api::throttle::Throttle;
 pub use directory::AccountDirectory;
 pub use settings::IdentitySettings;
 
 use crate::domain::PasswordHasher;
+use crate::oauth::OAuthService;
+use crate::oauth::repository::OAuthRepository;
+use crate::oauth::settings::OAuthSettings;
 use crate::repository::IdentityRepository;
 use crate::service::IdentityService;
 
@@ -58,7 +64,7 @@ impl IdentityModule {
 impl Module for IdentityModule {
     const NAME: &'static str = "identity";
     type Settings = IdentitySettings;
-    type Api = (AuthApi, AdminApi);
+    type Api = (AuthApi, AdminApi, OAuthApi);
 
     fn migrations() -> &'static [Migration] {
         &[
@@ -77,18 +83,32 @@ impl Module for IdentityModule {
                 name: "audit administrators' locks and unlocks",
                 sql: include_str!("../migrations/0003_admin_audit.sql"),
             },
+            Migration {
+                version: 4,
+                name: "sign-in with OpenID Connect providers",
+                sql: include_str!("../migrations/0004_oauth.sql"),
+            },
         ]
     }
 
     fn api(context: &ModuleContext, settings: IdentitySettings) -> anyhow::Result<Self::Api> {
         let limits: RateLimitSettings = context.settings.section("rate_limit")?;
+        // `[oauth]` is its own section (the providers are not about passwords and mails), read
+        // here because sign-in with a provider opens this module's sessions.
+        let oauth: OAuthSettings = context.settings.section("oauth")?;
         let service = Arc::new(Self::service(context, settings)?);
+        let oauth = OAuthService::new(
+            oauth,
+            OAuthRepository::new(context.database.clone()),
+            Arc::clone(&service),
+        )?;
         Ok((
             AuthApi::new(
                 Arc::clone(&service),
                 Throttle::new(context.rate_limiter.clone(), limits),
             ),
             AdminApi::new(UsersAdminBase::new(service)),
+            OAuthApi::new(Arc::new(oauth)),
         ))
     }
 }

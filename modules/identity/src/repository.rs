@@ -8,15 +8,15 @@ use kernel::{AppError, AppResult, PageRequest};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-/// An account as stored.
 /// One account per mailbox: `identity_users.email` is unique.
-const UNIQUE_EMAIL: crud::UniqueField = crud::UniqueField {
+pub(crate) const UNIQUE_EMAIL: crud::UniqueField = crud::UniqueField {
     constraint: "identity_users_email_key",
     columns: "identity_users.email",
     field: "email",
     detail: "An account with this email already exists.",
 };
 
+/// An account as stored.
 #[derive(Debug, Clone)]
 pub struct UserRecord {
     pub id: String,
@@ -35,6 +35,12 @@ impl UserRecord {
     /// Holds the administrator role and is not locked.
     pub fn is_active_admin(&self) -> bool {
         self.locked_at_ms.is_none() && self.roles.iter().any(|role| role == ADMIN_ROLE)
+    }
+
+    /// Whether the account can log in with a password (one made by signing in with a provider
+    /// has none until its owner sets one through a reset link).
+    pub fn has_password(&self) -> bool {
+        !self.password_hash.is_empty()
     }
 
     /// Whether a session opened at `created_at_ms` predates the last password change.
@@ -167,6 +173,7 @@ macro_rules! select_users {
         )
     };
 }
+pub(crate) use select_users;
 
 /// The session columns [`session_from_row`] reads, then `$tail`.
 macro_rules! select_sessions {
@@ -183,7 +190,7 @@ impl IdentityRepository {
         Self { database }
     }
 
-    fn pool(&self) -> &sqlx::AnyPool {
+    pub(crate) fn pool(&self) -> &sqlx::AnyPool {
         self.database.pool()
     }
 
@@ -404,24 +411,7 @@ impl IdentityRepository {
         if current.rows_affected() != 1 {
             return Ok(false);
         }
-        sqlx::query(
-            "INSERT INTO identity_sessions (id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent)
-             VALUES ($1, $2, $3, $4, $5, NULL, $6)",
-        )
-        .bind(&session.id)
-        .bind(&session.user_id)
-        .bind(session.created_at_ms)
-        .bind(session.last_used_at_ms)
-        .bind(session.expires_at_ms)
-        .bind(&session.user_agent)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("INSERT INTO identity_refresh_tokens (token_hash, session_id, issued_at_ms, superseded_at_ms) VALUES ($1, $2, $3, NULL)")
-            .bind(refresh_token_hash)
-            .bind(&session.id)
-            .bind(session.created_at_ms)
-            .execute(&mut *tx)
-            .await?;
+        insert_session(&mut tx, session, refresh_token_hash).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -586,7 +576,34 @@ impl IdentityRepository {
     }
 }
 
-type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+pub(crate) type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+
+/// Inserts a new session with its first refresh token.
+pub(crate) async fn insert_session(
+    tx: &mut Transaction,
+    session: &SessionRecord,
+    refresh_token_hash: &str,
+) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO identity_sessions (id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent)
+         VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+    )
+    .bind(&session.id)
+    .bind(&session.user_id)
+    .bind(session.created_at_ms)
+    .bind(session.last_used_at_ms)
+    .bind(session.expires_at_ms)
+    .bind(&session.user_agent)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("INSERT INTO identity_refresh_tokens (token_hash, session_id, issued_at_ms, superseded_at_ms) VALUES ($1, $2, $3, NULL)")
+        .bind(refresh_token_hash)
+        .bind(&session.id)
+        .bind(session.created_at_ms)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
 
 async fn insert_one_time_token(tx: &mut Transaction, token: &OneTimeTokenRecord) -> AppResult<()> {
     sqlx::query(
@@ -665,7 +682,7 @@ async fn revoke_sessions_of(
         .collect()
 }
 
-fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
+pub(crate) fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
     let roles: String = row.try_get("roles")?;
     Ok(UserRecord {
         id: row.try_get("id")?,

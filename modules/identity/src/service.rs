@@ -142,7 +142,12 @@ impl IdentityService {
             Ok(email) => self.repository.user_by_email(email.as_str()).await?,
             Err(_) => None,
         };
-        let stored = user.as_ref().map(|u| u.password_hash.clone());
+        // An account without a password (made by signing in with a provider) is checked against
+        // the dummy hash like an unknown email: the same time, and never a match.
+        let stored = user
+            .as_ref()
+            .filter(|u| u.has_password())
+            .map(|u| u.password_hash.clone());
         let hasher = self.hasher.clone();
         let candidate = password.to_owned();
         // Verified even when the account does not exist (against a dummy hash): the same work,
@@ -452,7 +457,13 @@ impl IdentityService {
         Ok(user)
     }
 
-    fn token_pair(
+    /// How long a new session's refresh token lives.
+    pub(crate) fn refresh_token_ttl(&self) -> Duration {
+        self.settings.refresh_token_ttl
+    }
+
+    /// The token pair of a session just opened for `user`.
+    pub(crate) fn token_pair(
         &self,
         user: &UserRecord,
         session_id: &str,

@@ -54,6 +54,11 @@ pub enum AppError {
     /// The service is busy with work it bounds (password hashing); try again after the seconds.
     #[error("the service is busy")]
     Busy { retry_after_secs: u64 },
+    /// An upstream service the request needed (an OpenID Connect provider) could not be
+    /// reached or answered something unusable: a 502 whose detail names the upstream, never its
+    /// answer.
+    #[error("{0}")]
+    BadGateway(String),
     /// A fault of the service or a dependency.
     #[error("internal error: {0}")]
     Internal(Box<dyn StdError + Send + Sync>),
@@ -78,6 +83,7 @@ impl AppError {
             Self::PreconditionRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::BadGateway(_) => StatusCode::BAD_GATEWAY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -5,6 +5,8 @@ mod admin;
 mod all_or_nothing;
 mod idempotency;
 mod mail_links;
+mod oauth;
+mod oidc_provider;
 mod rate_limits;
 mod revocation;
 mod tokens;

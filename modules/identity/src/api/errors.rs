@@ -91,3 +91,47 @@ kernel::operation_error! {
         NOT_FOUND => crate::service::NO_SUCH_ACCOUNT,
     }
 }
+
+const NO_SUCH_PROVIDER: &str = "No sign-in provider has this name.";
+const PROVIDER_UNREACHABLE: &str = "The provider could not be reached or gave an unusable answer \
+                                    (its discovery document, keys or token endpoint): try again \
+                                    later.";
+
+kernel::operation_error! {
+    /// How listing the sign-in providers fails (only as any operation can).
+    pub ListProvidersError {}
+}
+
+kernel::operation_error! {
+    /// How starting a sign-in with a provider fails.
+    pub AuthorizeError {
+        NOT_FOUND => NO_SUCH_PROVIDER,
+        BAD_GATEWAY => PROVIDER_UNREACHABLE,
+    }
+}
+
+kernel::operation_error! {
+    /// How completing a sign-in with a provider fails.
+    pub ExchangeError {
+        UNAUTHORIZED => "The provider refused the code (invalid, expired or already used), or \
+                         its ID token did not validate (signature, issuer, audience, expiry or \
+                         nonce).",
+        FORBIDDEN => "The account is locked; or the provider asserted no verified email address \
+                      for a first sign-in; or no account has the address and the service makes \
+                      none on sign-in.",
+        NOT_FOUND => NO_SUCH_PROVIDER,
+        CONFLICT => "An account has the verified address but has not confirmed it, so it is not \
+                     linked (nor is a second account made with it); or a concurrent sign-in \
+                     linked the same provider account first.",
+        BAD_GATEWAY => PROVIDER_UNREACHABLE,
+    }
+}
+
+kernel::operation_error! {
+    /// How removing a linked identity fails.
+    pub UnlinkIdentityError {
+        UNAUTHORIZED => SESSION_ENDED,
+        NOT_FOUND => "The caller has no linked identity with this id.",
+        CONFLICT => "It is the account's only way to sign in (no password, no other identity).",
+    }
+}

@@ -3,5 +3,6 @@
 pub mod admin;
 pub mod auth;
 pub mod errors;
+pub mod oauth;
 pub mod throttle;
 pub mod views;

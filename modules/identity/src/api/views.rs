@@ -239,3 +239,73 @@ impl ToJSON for EmailAddress {
         self.0.to_json()
     }
 }
+
+/// A provider accounts can sign in with.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ProviderView {
+    /// What `{provider}` says in the sign-in operations.
+    pub name: String,
+    /// What a front end shows on its button.
+    pub display_name: String,
+}
+
+/// Where to send the browser to sign in with a provider.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AuthorizationView {
+    /// The provider's authorization URL (with `state`, `nonce` and a PKCE S256 challenge):
+    /// navigate the browser there.
+    pub authorization_url: String,
+    /// The `state` in that URL. Keep it (e.g. in `sessionStorage`) and check that the provider
+    /// sends the browser back with the same one before calling the exchange.
+    pub state: String,
+    /// Until when (milliseconds since the Unix epoch) the exchange accepts this state.
+    pub expires_at_ms: i64,
+}
+
+/// What the provider sent the browser back to the redirect URI with.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CodeExchangeRequest {
+    /// The `code` query parameter of the redirect.
+    #[oai(validator(max_length = 4096))]
+    pub code: StrictString,
+    /// The `state` query parameter of the redirect.
+    #[oai(validator(max_length = 512))]
+    pub state: StrictString,
+    /// The redirect URI given to `authorize` for this state.
+    #[oai(validator(max_length = 2048))]
+    pub redirect_uri: StrictString,
+}
+
+/// A provider account linked to the caller's account.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct IdentityView {
+    pub id: String,
+    /// The provider's name, as in `/auth/oauth/{provider}`.
+    pub provider: String,
+    /// The provider's identifier of the account (`sub`).
+    pub subject: String,
+    /// The address the provider verified when the link was made.
+    #[oai(skip_serializing_if_is_none)]
+    pub email: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    pub linked_at_ms: i64,
+    /// The last sign-in through it, in milliseconds since the Unix epoch.
+    pub last_used_at_ms: i64,
+}
+
+impl From<crate::oauth::repository::IdentityRecord> for IdentityView {
+    fn from(record: crate::oauth::repository::IdentityRecord) -> Self {
+        Self {
+            id: record.id,
+            provider: record.provider,
+            subject: record.subject,
+            email: record.email,
+            linked_at_ms: record.linked_at_ms,
+            last_used_at_ms: record.last_used_at_ms,
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! `/auth/oauth/*` and `/auth/identities`: sign-in with an OpenID Connect provider, and the
+//! provider accounts linked to the caller's account.
+
+use std::sync::Arc;
+
+use kernel::BearerAuth;
+use poem::Request;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, OpenApi, Tags};
+
+use super::errors::{
+    AuthorizeError, CallerError, ExchangeError, ListProvidersError, UnlinkIdentityError,
+};
+use super::views::{
+    AuthorizationView, CodeExchangeRequest, IdentityView, ProviderView, TokenResponse,
+};
+use crate::oauth::{CodeExchange, OAuthService};
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Sign-in with an OpenID Connect provider, and the provider accounts linked to an account.
+    #[oai(rename = "Sign-in with a provider")]
+    OAuth,
+}
+
+/// The sign-in-with-a-provider operations.
+pub struct OAuthApi {
+    service: Arc<OAuthService>,
+}
+
+impl OAuthApi {
+    pub fn new(service: Arc<OAuthService>) -> Self {
+        Self { service }
+    }
+}
+
+#[derive(ApiResponse)]
+enum ProvidersResponse {
+    /// The configured providers (none unless the service is configured with some).
+    #[oai(status = 200)]
+    Ok(Json<Vec<ProviderView>>),
+}
+
+#[derive(ApiResponse)]
+enum AuthorizeResponse {
+    /// Where to send the browser.
+    #[oai(status = 200)]
+    Ok(Json<AuthorizationView>),
+}
+
+#[derive(ApiResponse)]
+enum ExchangeResponse {
+    /// Signed in: a new token pair and session, exactly as a login answers.
+    #[oai(status = 200)]
+    Ok(Json<TokenResponse>),
+}
+
+#[derive(ApiResponse)]
+enum IdentitiesResponse {
+    /// The caller's linked provider accounts, oldest first.
+    #[oai(status = 200)]
+    Ok(Json<Vec<IdentityView>>),
+}
+
+#[derive(ApiResponse)]
+enum UnlinkResponse {
+    /// The link is removed: that provider account no longer signs in to this account.
+    #[oai(status = 204)]
+    Removed,
+}
+
+#[idempotency::intents]
+#[OpenApi(prefix_path = "/auth", tag = "ApiTags::OAuth")]
+impl OAuthApi {
+    /// The sign-in providers
+    ///
+    /// The OpenID Connect providers accounts can sign in with, for a front end's buttons.
+    #[oai(
+        path = "/oauth/providers",
+        method = "get",
+        operation_id = "listOAuthProviders"
+    )]
+    async fn providers(&self) -> Result<ProvidersResponse, ListProvidersError> {
+        Ok(ProvidersResponse::Ok(Json(
+            self.service
+                .providers()
+                .map(|provider| ProviderView {
+                    name: provider.name.clone(),
+                    display_name: provider.display_name.clone(),
+                })
+                .collect(),
+        )))
+    }
+
+    /// Start signing in with a provider
+    ///
+    /// Answers the provider's authorization URL to send the browser to, with a fresh `state`,
+    /// `nonce` and PKCE (S256) challenge; the service keeps the nonce and the PKCE verifier
+    /// until the exchange (single use, for `oauth.state_ttl`). The provider sends the browser
+    /// back to `redirectUri` with `code` and `state`: pass both to the exchange. 400 when
+    /// `redirectUri` is not one this provider's settings allow (compared exactly); 502 when
+    /// the provider cannot be reached.
+    #[oai(
+        path = "/oauth/:provider/authorize",
+        method = "get",
+        operation_id = "startOAuthSignIn"
+    )]
+    async fn authorize(
+        &self,
+        /// The provider's name, from the providers list.
+        provider: Path<String>,
+        /// Where the provider sends the browser back: one of the provider's allowed redirect
+        /// URIs, exactly.
+        #[oai(name = "redirectUri")]
+        redirect_uri: Query<String>,
+    ) -> Result<AuthorizeResponse, AuthorizeError> {
+        let authorization = self.service.authorize(&provider.0, &redirect_uri.0).await?;
+        Ok(AuthorizeResponse::Ok(Json(AuthorizationView {
+            authorization_url: authorization.url,
+            state: authorization.state,
+            expires_at_ms: authorization.expires_at_ms,
+        })))
+    }
+
+    /// Complete signing in with a provider
+    ///
+    /// Exchanges the `code` the provider sent the browser back with (and the kept PKCE
+    /// verifier), validates the ID token (signature from the provider's published keys,
+    /// issuer, audience, expiry and the kept nonce), and answers a token pair and session
+    /// exactly as a login does. The `state` works once, for this provider and redirect URI.
+    ///
+    /// The account: the one this provider account is linked to; on a first sign-in, the
+    /// account with the same email address, linked only when the provider asserts the
+    /// address verified **and** the account has confirmed it; else a new account with that
+    /// verified address (unless the service makes none). Locked accounts are refused.
+    #[non_idempotent(
+        "an authorization code and its state work once, and every call must open its own session; a replay would hand out another call's tokens"
+    )]
+    #[oai(
+        path = "/oauth/:provider/exchange",
+        method = "post",
+        operation_id = "exchangeOAuthCode"
+    )]
+    async fn exchange(
+        &self,
+        req: &Request,
+        /// The provider's name, as given to `authorize`.
+        provider: Path<String>,
+        body: Json<CodeExchangeRequest>,
+    ) -> Result<ExchangeResponse, ExchangeError> {
+        let pair = self
+            .service
+            .exchange(CodeExchange {
+                provider: &provider.0,
+                code: &body.code,
+                state: &body.state,
+                redirect_uri: &body.redirect_uri,
+                user_agent: req.header("user-agent").map(str::to_owned),
+            })
+            .await?;
+        Ok(ExchangeResponse::Ok(Json(pair.into())))
+    }
+
+    /// The caller's linked provider accounts
+    #[oai(path = "/identities", method = "get", operation_id = "listIdentities")]
+    async fn identities(&self, auth: BearerAuth) -> Result<IdentitiesResponse, CallerError> {
+        let identities = self.service.identities(&auth.0).await?;
+        Ok(IdentitiesResponse::Ok(Json(
+            identities.into_iter().map(IdentityView::from).collect(),
+        )))
+    }
+
+    /// Remove a linked provider account
+    ///
+    /// That provider account no longer signs in to the caller's account (signing in with it
+    /// again follows the first-sign-in rule). Sessions already open stay open: revoke them
+    /// with the sessions operations. 409 when it is the account's only way to sign in.
+    #[idempotent]
+    #[oai(
+        path = "/identities/:id",
+        method = "delete",
+        operation_id = "unlinkIdentity"
+    )]
+    async fn unlink(
+        &self,
+        auth: BearerAuth,
+        id: Path<String>,
+    ) -> Result<UnlinkResponse, UnlinkIdentityError> {
+        self.service.unlink(&auth.0, &id.0).await?;
+        Ok(UnlinkResponse::Removed)
+    }
+}

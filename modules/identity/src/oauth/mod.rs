@@ -1,0 +1,318 @@
+//! Sign-in with an OpenID Connect provider: the use cases behind `/auth/oauth/*` and
+//! `/auth/identities`, independent of HTTP.
+//!
+//! - [`settings`]: `[oauth]`, the providers and how a first sign-in finds its account;
+//! - [`provider`]: one provider through the `openidconnect` crate (discovery, PKCE, ID tokens);
+//! - [`repository`]: authorizations in progress and linked identities.
+//!
+//! The linking rule (ADR 0009) is [`OAuthService::plan`]: an identity `(provider, subject)`
+//! belongs to one account; a first sign-in links to an existing account by email only when the
+//! provider asserts `email_verified` and the account's address is confirmed; it never links or
+//! makes an account on an address nobody verified.
+
+pub mod provider;
+pub mod repository;
+pub mod settings;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use infra::database::now_ms;
+use kernel::{AppError, AppResult, Principal};
+
+use crate::domain::{DisplayName, Email, OpaqueToken};
+use crate::repository::{SessionRecord, UserRecord};
+use crate::service::{IdentityService, TokenPair};
+use provider::{OidcProvider, VerifiedIdentity};
+use repository::{IdentityRecord, OAuthRepository, SignInPlan, StateRecord, Unlinked};
+use settings::OAuthSettings;
+
+/// What `authorize` answers.
+pub struct Authorization {
+    pub url: String,
+    pub state: String,
+    pub expires_at_ms: i64,
+}
+
+/// What `exchange` is given.
+pub struct CodeExchange<'a> {
+    pub provider: &'a str,
+    pub code: &'a str,
+    pub state: &'a str,
+    pub redirect_uri: &'a str,
+    pub user_agent: Option<String>,
+}
+
+fn no_such_provider() -> AppError {
+    AppError::NotFound("No sign-in provider has this name.".into())
+}
+
+fn unusable_state() -> AppError {
+    AppError::Invalid(
+        "The `state` is unknown, expired or already used, or belongs to another provider or \
+         redirect URI: start the sign-in again."
+            .into(),
+    )
+}
+
+fn locked() -> AppError {
+    AppError::Forbidden("This account is locked. Contact an administrator.".into())
+}
+
+/// Sign-in with the configured providers.
+pub struct OAuthService {
+    providers: BTreeMap<String, OidcProvider>,
+    settings: OAuthSettings,
+    repository: OAuthRepository,
+    identity: Arc<IdentityService>,
+}
+
+impl OAuthService {
+    pub fn new(
+        settings: OAuthSettings,
+        repository: OAuthRepository,
+        identity: Arc<IdentityService>,
+    ) -> anyhow::Result<Self> {
+        settings.validate()?;
+        let providers = settings
+            .providers
+            .iter()
+            .map(|(name, provider)| {
+                OidcProvider::new(
+                    name,
+                    provider.clone(),
+                    settings.http_timeout,
+                    settings.metadata_ttl,
+                )
+                .map(|provider| (name.clone(), provider))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        Ok(Self {
+            providers,
+            settings,
+            repository,
+            identity,
+        })
+    }
+
+    /// The configured providers, by name.
+    pub fn providers(&self) -> impl Iterator<Item = &OidcProvider> {
+        self.providers.values()
+    }
+
+    fn provider(&self, name: &str) -> AppResult<&OidcProvider> {
+        self.providers.get(name).ok_or_else(no_such_provider)
+    }
+
+    fn allowed(provider: &OidcProvider, redirect_uri: &str) -> AppResult<()> {
+        if provider.allows_redirect(redirect_uri) {
+            Ok(())
+        } else {
+            Err(AppError::Invalid(
+                "`redirectUri` is not one of this provider's allowed redirect URIs.".into(),
+            ))
+        }
+    }
+
+    /// Starts a sign-in: the provider's authorization URL, whose state, nonce and PKCE verifier
+    /// are kept here (under the state's hash) until the exchange or `oauth.state_ttl`.
+    pub async fn authorize(&self, provider: &str, redirect_uri: &str) -> AppResult<Authorization> {
+        let provider = self.provider(provider)?;
+        Self::allowed(provider, redirect_uri)?;
+        let start = provider.authorize(redirect_uri).await?;
+        let now = now_ms();
+        let expires_at_ms = now + self.settings.state_ttl.as_millis() as i64;
+        self.repository
+            .insert_state(&StateRecord {
+                state_hash: OpaqueToken::hash_of(&start.state),
+                provider: provider.name.clone(),
+                redirect_uri: redirect_uri.to_owned(),
+                nonce: start.nonce,
+                pkce_verifier: start.pkce_verifier,
+                created_at_ms: now,
+                expires_at_ms,
+            })
+            .await?;
+        Ok(Authorization {
+            url: start.url,
+            state: start.state,
+            expires_at_ms,
+        })
+    }
+
+    /// Completes a sign-in: spends the state, exchanges the code, validates the ID token, finds
+    /// or makes the account by the linking rule, and opens a session as a login does.
+    pub async fn exchange(&self, request: CodeExchange<'_>) -> AppResult<TokenPair> {
+        let provider = self.provider(request.provider)?;
+        Self::allowed(provider, request.redirect_uri)?;
+        // Spent before anything else, whatever follows: a state works once.
+        let state = self
+            .repository
+            .take_state(&OpaqueToken::hash_of(request.state), now_ms())
+            .await?
+            .filter(|state| {
+                state.provider == provider.name && state.redirect_uri == request.redirect_uri
+            })
+            .ok_or_else(unusable_state)?;
+        let verified = provider
+            .exchange(
+                request.code,
+                request.redirect_uri,
+                state.pkce_verifier,
+                state.nonce,
+            )
+            .await?;
+        self.sign_in(&provider.name, verified, request.user_agent)
+            .await
+    }
+
+    async fn sign_in(
+        &self,
+        provider: &str,
+        verified: VerifiedIdentity,
+        user_agent: Option<String>,
+    ) -> AppResult<TokenPair> {
+        let now = now_ms();
+        let (user, plan) = self.plan(provider, verified, now).await?;
+        let refresh = OpaqueToken::generate();
+        let session = SessionRecord {
+            id: uuid::Uuid::now_v7().to_string(),
+            user_id: user.id.clone(),
+            created_at_ms: now,
+            last_used_at_ms: now,
+            expires_at_ms: now + self.identity.refresh_token_ttl().as_millis() as i64,
+            revoked_at_ms: None,
+            user_agent: user_agent.map(|ua| ua.chars().take(200).collect()),
+        };
+        let plan = match &plan {
+            Plan::Linked(identity_id) => SignInPlan::Linked { identity_id },
+            Plan::Link(identity) => SignInPlan::Link { identity },
+            Plan::Create(identity) => SignInPlan::Create {
+                user: &user,
+                identity,
+            },
+        };
+        if !self
+            .repository
+            .sign_in(&plan, &session, &refresh.hash)
+            .await?
+        {
+            // Locked (or, for a link, its address no longer confirmed) since it was read.
+            return Err(locked());
+        }
+        self.identity.token_pair(&user, &session.id, refresh.plain)
+    }
+
+    /// The linking rule: which account `verified` signs in to, and what that writes.
+    async fn plan(
+        &self,
+        provider: &str,
+        verified: VerifiedIdentity,
+        now: i64,
+    ) -> AppResult<(UserRecord, Plan)> {
+        if let Some(identity) = self
+            .repository
+            .identity(provider, &verified.subject)
+            .await?
+        {
+            let user = self
+                .repository
+                .user_by_id(&identity.user_id)
+                .await?
+                .ok_or_else(|| AppError::internal("a linked identity without its account"))?;
+            if user.locked_at_ms.is_some() {
+                return Err(locked());
+            }
+            return Ok((user, Plan::Linked(identity.id)));
+        }
+        // A first sign-in: only an address the provider verified may find or name an account.
+        let email = verified
+            .email
+            .as_deref()
+            .filter(|_| verified.email_verified)
+            .and_then(|email| Email::parse(email).ok())
+            .ok_or_else(|| {
+                AppError::Forbidden(
+                    "The provider did not assert a verified email address for this account, so \
+                     it can neither be linked to an account nor make one."
+                        .into(),
+                )
+            })?;
+        let identity = |user_id: &str| IdentityRecord {
+            id: uuid::Uuid::now_v7().to_string(),
+            user_id: user_id.to_owned(),
+            provider: provider.to_owned(),
+            subject: verified.subject.clone(),
+            email: Some(email.as_str().to_owned()),
+            linked_at_ms: now,
+            last_used_at_ms: now,
+        };
+        match self.repository.user_by_email(email.as_str()).await? {
+            Some(user) if user.email_confirmed_at_ms.is_none() => Err(AppError::Conflict(
+                "An account has this email address but has not confirmed it, so it is not \
+                 linked: confirm the address (or reset the password) from that account's mail, \
+                 then sign in with the provider again."
+                    .into(),
+            )),
+            Some(user) if user.locked_at_ms.is_some() => Err(locked()),
+            Some(user) => {
+                let identity = identity(&user.id);
+                Ok((user, Plan::Link(identity)))
+            }
+            None if !self.settings.create_accounts => Err(AppError::Forbidden(
+                "No account has this email address, and this service makes none on sign-in with \
+                 a provider: register first."
+                    .into(),
+            )),
+            None => {
+                let user = UserRecord {
+                    id: uuid::Uuid::now_v7().to_string(),
+                    email: email.as_str().to_owned(),
+                    display_name: DisplayName::parse(verified.name.as_deref())
+                        .ok()
+                        .flatten()
+                        .map(DisplayName::into_string),
+                    // No password: a reset link sets one if the owner wants it.
+                    password_hash: String::new(),
+                    roles: Vec::new(),
+                    // The provider verified it.
+                    email_confirmed_at_ms: Some(now),
+                    locked_at_ms: None,
+                    created_at_ms: now,
+                    password_changed_at_ms: None,
+                };
+                let identity = identity(&user.id);
+                Ok((user, Plan::Create(identity)))
+            }
+        }
+    }
+
+    /// The caller's linked identities, oldest first.
+    pub async fn identities(&self, principal: &Principal) -> AppResult<Vec<IdentityRecord>> {
+        let user = self.identity.authenticate(principal).await?;
+        self.repository.identities_of(&user.id).await
+    }
+
+    /// Removes one of the caller's linked identities.
+    pub async fn unlink(&self, principal: &Principal, identity_id: &str) -> AppResult<()> {
+        let user = self.identity.authenticate(principal).await?;
+        match self.repository.unlink(&user.id, identity_id).await? {
+            Unlinked::Done => Ok(()),
+            Unlinked::NoSuchIdentity => Err(AppError::NotFound(
+                "The caller has no linked identity with this id.".into(),
+            )),
+            Unlinked::LastWayToSignIn => Err(AppError::Conflict(
+                "This is the account's only way to sign in: set a password (through a reset \
+                 link) or link another provider first."
+                    .into(),
+            )),
+        }
+    }
+}
+
+/// [`SignInPlan`], owning what it writes.
+enum Plan {
+    Linked(String),
+    Link(IdentityRecord),
+    Create(IdentityRecord),
+}

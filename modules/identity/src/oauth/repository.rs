@@ -1,0 +1,339 @@
+//! SQL for sign-in with a provider: authorizations in progress (under the hash of their
+//! `state`, single use) and the identities linked to accounts. Every sign-in's writes (a new
+//! account, a new link, the session) are one transaction.
+
+use infra::Database;
+use kernel::{AppError, AppResult};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use crate::repository::{
+    SessionRecord, UNIQUE_EMAIL, UserRecord, insert_session, select_users, user_from_row,
+};
+
+/// One identity per provider account: `(provider, subject)` is unique. (Only its detection is
+/// used: a violation is a 409 about the sign-in, not about a request field.)
+const UNIQUE_IDENTITY: crud::UniqueField = crud::UniqueField {
+    constraint: "identity_linked_identities_provider_subject_key",
+    columns: "identity_linked_identities.provider, identity_linked_identities.subject",
+    field: "code",
+    detail: "",
+};
+
+/// An authorization in progress, as stored.
+pub struct StateRecord {
+    pub state_hash: String,
+    pub provider: String,
+    pub redirect_uri: String,
+    pub nonce: String,
+    pub pkce_verifier: String,
+    pub created_at_ms: i64,
+    pub expires_at_ms: i64,
+}
+
+/// A provider account linked to a local account.
+#[derive(Debug, Clone)]
+pub struct IdentityRecord {
+    pub id: String,
+    pub user_id: String,
+    pub provider: String,
+    pub subject: String,
+    pub email: Option<String>,
+    pub linked_at_ms: i64,
+    pub last_used_at_ms: i64,
+}
+
+/// Which account a sign-in opens its session on, and what it writes to get there.
+pub enum SignInPlan<'a> {
+    /// An identity linked before.
+    Linked { identity_id: &'a str },
+    /// Link `identity` to its existing account, which must still be unlocked and confirmed.
+    Link { identity: &'a IdentityRecord },
+    /// A new account, with `identity` linked to it.
+    Create {
+        user: &'a UserRecord,
+        identity: &'a IdentityRecord,
+    },
+}
+
+/// How unlinking an identity ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Unlinked {
+    Done,
+    NoSuchIdentity,
+    /// The account has no password and no other identity: it would have no way to sign in.
+    LastWayToSignIn,
+}
+
+#[derive(Debug, Clone)]
+pub struct OAuthRepository {
+    database: Database,
+}
+
+impl OAuthRepository {
+    pub fn new(database: Database) -> Self {
+        Self { database }
+    }
+
+    fn pool(&self) -> &sqlx::AnyPool {
+        self.database.pool()
+    }
+
+    /// Keeps an authorization in progress, and drops the ones that expired.
+    pub async fn insert_state(&self, state: &StateRecord) -> AppResult<()> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("DELETE FROM identity_oauth_states WHERE expires_at_ms <= $1")
+            .bind(state.created_at_ms)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO identity_oauth_states (state_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&state.state_hash)
+        .bind(&state.provider)
+        .bind(&state.redirect_uri)
+        .bind(&state.nonce)
+        .bind(&state.pkce_verifier)
+        .bind(state.created_at_ms)
+        .bind(state.expires_at_ms)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Takes (deletes) the authorization stored under `state_hash`, if it has not expired at
+    /// `now_ms`. One delete: of two exchanges with one state, exactly one gets it.
+    pub async fn take_state(
+        &self,
+        state_hash: &str,
+        now_ms: i64,
+    ) -> AppResult<Option<StateRecord>> {
+        let row = sqlx::query(
+            "DELETE FROM identity_oauth_states WHERE state_hash = $1
+             RETURNING state_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms",
+        )
+        .bind(state_hash)
+        .fetch_optional(self.pool())
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let state = StateRecord {
+            state_hash: row.try_get("state_hash")?,
+            provider: row.try_get("provider")?,
+            redirect_uri: row.try_get("redirect_uri")?,
+            nonce: row.try_get("nonce")?,
+            pkce_verifier: row.try_get("pkce_verifier")?,
+            created_at_ms: row.try_get("created_at_ms")?,
+            expires_at_ms: row.try_get("expires_at_ms")?,
+        };
+        Ok((state.expires_at_ms > now_ms).then_some(state))
+    }
+
+    /// The identity `subject` at `provider`, if linked.
+    pub async fn identity(
+        &self,
+        provider: &str,
+        subject: &str,
+    ) -> AppResult<Option<IdentityRecord>> {
+        let row = sqlx::query(
+            "SELECT id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms
+             FROM identity_linked_identities WHERE provider = $1 AND subject = $2",
+        )
+        .bind(provider)
+        .bind(subject)
+        .fetch_optional(self.pool())
+        .await?;
+        row.as_ref().map(identity_from_row).transpose()
+    }
+
+    /// The identities linked to an account, oldest first.
+    pub async fn identities_of(&self, user_id: &str) -> AppResult<Vec<IdentityRecord>> {
+        let rows = sqlx::query(
+            "SELECT id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms
+             FROM identity_linked_identities WHERE user_id = $1 ORDER BY linked_at_ms, id",
+        )
+        .bind(user_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(identity_from_row).collect()
+    }
+
+    pub async fn user_by_id(&self, id: &str) -> AppResult<Option<UserRecord>> {
+        let row = sqlx::query(select_users!("WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?;
+        row.as_ref().map(user_from_row).transpose()
+    }
+
+    pub async fn user_by_email(&self, email: &str) -> AppResult<Option<UserRecord>> {
+        let row = sqlx::query(select_users!("WHERE email = $1"))
+            .bind(email)
+            .fetch_optional(self.pool())
+            .await?;
+        row.as_ref().map(user_from_row).transpose()
+    }
+
+    /// Makes `plan`'s writes and opens `session` (with its first refresh token), in one
+    /// transaction. `Ok(false)` when the account changed since it was read (locked, or for a
+    /// link no longer confirmed): nothing is written. The conditional update of the account row
+    /// comes first, so a concurrent lock is ordered with it, as for a password login.
+    pub async fn sign_in(
+        &self,
+        plan: &SignInPlan<'_>,
+        session: &SessionRecord,
+        refresh_token_hash: &str,
+    ) -> AppResult<bool> {
+        let now = session.created_at_ms;
+        let mut tx = self.pool().begin().await?;
+        match plan {
+            SignInPlan::Linked { identity_id } => {
+                let current = sqlx::query(
+                    "UPDATE identity_users SET last_login_at_ms = $1 WHERE id = $2 AND locked_at_ms IS NULL",
+                )
+                .bind(now)
+                .bind(&session.user_id)
+                .execute(&mut *tx)
+                .await?;
+                if current.rows_affected() != 1 {
+                    return Ok(false);
+                }
+                sqlx::query(
+                    "UPDATE identity_linked_identities SET last_used_at_ms = $1 WHERE id = $2 AND user_id = $3",
+                )
+                .bind(now)
+                .bind(identity_id)
+                .bind(&session.user_id)
+                .execute(&mut *tx)
+                .await?;
+            }
+            SignInPlan::Link { identity } => {
+                let current = sqlx::query(
+                    "UPDATE identity_users SET last_login_at_ms = $1
+                     WHERE id = $2 AND locked_at_ms IS NULL AND email_confirmed_at_ms IS NOT NULL",
+                )
+                .bind(now)
+                .bind(&identity.user_id)
+                .execute(&mut *tx)
+                .await?;
+                if current.rows_affected() != 1 {
+                    return Ok(false);
+                }
+                insert_identity(&mut tx, identity).await?;
+            }
+            SignInPlan::Create { user, identity } => {
+                sqlx::query(
+                    "INSERT INTO identity_users (id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms, last_login_at_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $7)",
+                )
+                .bind(&user.id)
+                .bind(&user.email)
+                .bind(&user.display_name)
+                .bind(&user.password_hash)
+                .bind(user.roles.join(","))
+                .bind(user.email_confirmed_at_ms)
+                .bind(user.created_at_ms)
+                .execute(&mut *tx)
+                .await
+                // Registered (by password or another provider) since it was looked up.
+                .map_err(|error| crud::database_error(error, &[UNIQUE_EMAIL]))?;
+                insert_identity(&mut tx, identity).await?;
+            }
+        }
+        insert_session(&mut tx, session, refresh_token_hash).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Removes an identity of `user_id`, unless it is the account's last way to sign in (no
+    /// password, no other identity). The account row is locked first, so two removals of an
+    /// account's last two identities queue and the second sees the first.
+    pub async fn unlink(&self, user_id: &str, identity_id: &str) -> AppResult<Unlinked> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("UPDATE identity_users SET roles = roles WHERE id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        let Some(user) = sqlx::query(select_users!("WHERE id = $1"))
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .as_ref()
+            .map(user_from_row)
+            .transpose()?
+        else {
+            return Ok(Unlinked::NoSuchIdentity);
+        };
+        let linked: i64 =
+            sqlx::query("SELECT COUNT(*) AS n FROM identity_linked_identities WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_one(&mut *tx)
+                .await
+                .and_then(|row| row.try_get("n"))?;
+        let exists = sqlx::query(
+            "SELECT 1 AS found FROM identity_linked_identities WHERE id = $1 AND user_id = $2",
+        )
+        .bind(identity_id)
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .is_some();
+        if !exists {
+            return Ok(Unlinked::NoSuchIdentity);
+        }
+        if linked <= 1 && !user.has_password() {
+            return Ok(Unlinked::LastWayToSignIn);
+        }
+        sqlx::query("DELETE FROM identity_linked_identities WHERE id = $1 AND user_id = $2")
+            .bind(identity_id)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Unlinked::Done)
+    }
+}
+
+async fn insert_identity(
+    tx: &mut crate::repository::Transaction,
+    identity: &IdentityRecord,
+) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO identity_linked_identities (id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&identity.id)
+    .bind(&identity.user_id)
+    .bind(&identity.provider)
+    .bind(&identity.subject)
+    .bind(&identity.email)
+    .bind(identity.linked_at_ms)
+    .bind(identity.last_used_at_ms)
+    .execute(&mut **tx)
+    .await
+    .map_err(|error| {
+        if UNIQUE_IDENTITY.violated_by(&error) {
+            AppError::Conflict(
+                "A concurrent sign-in linked this provider account first: sign in again.".into(),
+            )
+        } else {
+            AppError::from(error)
+        }
+    })?;
+    Ok(())
+}
+
+fn identity_from_row(row: &AnyRow) -> AppResult<IdentityRecord> {
+    Ok(IdentityRecord {
+        id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        provider: row.try_get("provider")?,
+        subject: row.try_get("subject")?,
+        email: row.try_get("email")?,
+        linked_at_ms: row.try_get("linked_at_ms")?,
+        last_used_at_ms: row.try_get("last_used_at_ms")?,
+    })
+}

@@ -1,0 +1,584 @@
+//! Sign-in with an OpenID Connect provider, against a real one (`oidc_provider`): the account a
+//! sign-in finds or makes (the linking rule, ADR 0009), what a state, a code and an ID token
+//! may be used for, and what a provider that cannot be reached answers.
+
+use e2e::{CapturedLogs, TestApp, TestAppBuilder, assert_problem};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use super::oidc_provider::{
+    CLIENT_ID, CLIENT_SECRET, Callback, EndUser, OTHER_REDIRECT_URI, REDIRECT_URI, provider,
+    sign_in_at_provider,
+};
+use super::{Identity, PASSWORD, Tokens, tokens};
+
+/// The provider's name in the service's settings and paths.
+const PROVIDER: &str = "test";
+
+/// A service configured with the test provider as `test`.
+async fn service() -> Identity {
+    service_with(TestApp::builder()).await
+}
+
+async fn service_with(builder: TestAppBuilder) -> Identity {
+    Identity::spawn_with(with_provider(builder, &provider().issuer)).await
+}
+
+fn with_provider(builder: TestAppBuilder, issuer: &str) -> TestAppBuilder {
+    builder
+        .setting("oauth.providers.test.issuer", issuer)
+        .setting("oauth.providers.test.client_id", CLIENT_ID)
+        .setting("oauth.providers.test.client_secret", CLIENT_SECRET)
+        .setting("oauth.providers.test.redirect_uris", REDIRECT_URI)
+        .setting("oauth.providers.test.display_name", "Test SSO")
+}
+
+impl Identity {
+    /// `GET /auth/oauth/{provider}/authorize?redirectUri=...`
+    async fn authorize(&self, provider: &str, redirect_uri: &str) -> reqwest::Response {
+        self.app
+            .request(
+                Method::GET,
+                &format!("/api/v1/auth/oauth/{provider}/authorize"),
+            )
+            .query(&[("redirectUri", redirect_uri)])
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// The authorization URL `authorize` answers for the test provider.
+    async fn authorization_url(&self) -> String {
+        let response = self.authorize(PROVIDER, REDIRECT_URI).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let body: Value = response.json().await.unwrap();
+        body["authorizationUrl"].as_str().unwrap().to_owned()
+    }
+
+    /// `POST /auth/oauth/test/exchange`
+    async fn exchange(&self, callback: &Callback, redirect_uri: &str) -> reqwest::Response {
+        self.post(
+            &format!("/oauth/{PROVIDER}/exchange"),
+            json!({ "code": callback.code, "state": callback.state, "redirectUri": redirect_uri }),
+        )
+        .await
+    }
+
+    /// The whole flow a front end drives: authorize, the browser at the provider, exchange.
+    async fn sign_in_with_provider(&self, user: &EndUser) -> reqwest::Response {
+        let url = self.authorization_url().await;
+        let callback = sign_in_at_provider(&url, user).await;
+        self.exchange(&callback, REDIRECT_URI).await
+    }
+
+    /// Registers `email` and confirms it through the mailed link.
+    async fn registered_and_confirmed(&self, email: &str) -> Tokens {
+        let tokens = self.signed_in(email).await;
+        let token = self.token_from_mail(email, "confirm-email", 1).await;
+        let confirmed = self.post("/confirm-email", json!({ "token": token })).await;
+        assert_eq!(confirmed.status(), StatusCode::NO_CONTENT);
+        tokens
+    }
+
+    async fn identities(&self, access: &str) -> Vec<Value> {
+        let response = self.get_as(access, "/api/v1/auth/identities").await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    async fn me(&self, access: &str) -> Value {
+        self.get_as(access, "/api/v1/auth/me")
+            .await
+            .json()
+            .await
+            .unwrap()
+    }
+
+    async fn session_count(&self, access: &str) -> usize {
+        let sessions: Vec<Value> = self
+            .get_as(access, "/api/v1/auth/sessions")
+            .await
+            .json()
+            .await
+            .unwrap();
+        sessions.len()
+    }
+}
+
+fn email() -> String {
+    format!("oidc-{}@example.com", testing::unique_suffix())
+}
+
+#[tokio::test]
+async fn the_configured_providers_are_listed() {
+    let identity = service().await;
+
+    let response = identity.app.get("/api/v1/auth/oauth/providers").await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+    let providers: Value = response.json().await.unwrap();
+    assert_eq!(
+        providers,
+        json!([{ "name": "test", "displayName": "Test SSO" }])
+    );
+}
+
+#[tokio::test]
+async fn authorize_answers_the_providers_url_with_state_nonce_and_pkce() {
+    let identity = service().await;
+
+    let response = identity.authorize(PROVIDER, REDIRECT_URI).await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    let url = body["authorizationUrl"].as_str().unwrap();
+    assert!(
+        url.starts_with(&format!("{}/auth?", provider().issuer)),
+        "{url}"
+    );
+    let state = body["state"].as_str().unwrap();
+    for part in [
+        "response_type=code",
+        &format!("client_id={CLIENT_ID}"),
+        &format!("state={state}"),
+        "nonce=",
+        "code_challenge=",
+        "code_challenge_method=S256",
+        "scope=openid",
+    ] {
+        assert!(url.contains(part), "{part} missing from {url}");
+    }
+    assert!(!url.contains(CLIENT_SECRET));
+}
+
+#[tokio::test]
+async fn a_first_sign_in_with_a_verified_email_makes_an_account() {
+    let identity = service().await;
+    let address = email();
+
+    let signed_in = tokens(
+        identity
+            .sign_in_with_provider(&EndUser::new(&address, true))
+            .await,
+    )
+    .await;
+
+    let me = identity.me(&signed_in.access).await;
+    assert_eq!(me["email"], address.as_str());
+    assert_eq!(
+        me["emailConfirmed"], true,
+        "the provider verified the address"
+    );
+    let linked = identity.identities(&signed_in.access).await;
+    assert_eq!(linked.len(), 1);
+    assert_eq!(linked[0]["provider"], PROVIDER);
+    assert_eq!(linked[0]["email"], address.as_str());
+    assert_eq!(identity.session_count(&signed_in.access).await, 1);
+}
+
+#[tokio::test]
+async fn a_second_sign_in_finds_the_same_account_and_its_session_refreshes_like_any_other() {
+    let identity = service().await;
+    let user = EndUser::new(&email(), true);
+    let first = tokens(identity.sign_in_with_provider(&user).await).await;
+
+    let second = tokens(identity.sign_in_with_provider(&user).await).await;
+
+    assert_eq!(
+        identity.user_id(&first.access).await,
+        identity.user_id(&second.access).await
+    );
+    assert_eq!(identity.session_count(&second.access).await, 2);
+    let refreshed = identity.refresh(&second.refresh).await;
+    assert_eq!(refreshed.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_verified_email_links_to_the_confirmed_account_with_that_address() {
+    let identity = service().await;
+    let address = email();
+    let local = identity.registered_and_confirmed(&address).await;
+
+    let signed_in = tokens(
+        identity
+            .sign_in_with_provider(&EndUser::new(&address, true))
+            .await,
+    )
+    .await;
+
+    assert_eq!(
+        identity.user_id(&signed_in.access).await,
+        identity.user_id(&local.access).await
+    );
+    assert_eq!(identity.identities(&local.access).await.len(), 1);
+}
+
+#[tokio::test]
+async fn an_email_the_provider_did_not_verify_links_nothing() {
+    let identity = service().await;
+    let address = email();
+    let local = identity.registered_and_confirmed(&address).await;
+
+    let response = identity
+        .sign_in_with_provider(&EndUser::new(&address, false))
+        .await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+    assert!(identity.identities(&local.access).await.is_empty());
+    assert_eq!(identity.session_count(&local.access).await, 1);
+}
+
+#[tokio::test]
+async fn an_unverified_email_makes_no_account_either() {
+    let identity = service().await;
+    let address = email();
+
+    let response = identity
+        .sign_in_with_provider(&EndUser::new(&address, false))
+        .await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+    let registered = identity.register(&address).await;
+    assert_eq!(
+        registered.status(),
+        StatusCode::CREATED,
+        "the address is still free"
+    );
+}
+
+#[tokio::test]
+async fn an_account_that_has_not_confirmed_its_address_is_not_linked() {
+    let identity = service().await;
+    let address = email();
+    let local = identity.signed_in(&address).await;
+
+    let response = identity
+        .sign_in_with_provider(&EndUser::new(&address, true))
+        .await;
+
+    assert_problem(response, StatusCode::CONFLICT).await;
+    assert!(identity.identities(&local.access).await.is_empty());
+    assert_eq!(identity.session_count(&local.access).await, 1);
+}
+
+#[tokio::test]
+async fn with_account_creation_off_a_first_sign_in_without_an_account_is_refused() {
+    let identity = service_with(TestApp::builder().setting("oauth.create_accounts", "false")).await;
+
+    let response = identity
+        .sign_in_with_provider(&EndUser::new(&email(), true))
+        .await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+}
+
+#[tokio::test]
+async fn a_replayed_exchange_opens_no_second_session() {
+    let identity = service().await;
+    let url = identity.authorization_url().await;
+    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+    let first = tokens(identity.exchange(&callback, REDIRECT_URI).await).await;
+
+    let replayed = identity.exchange(&callback, REDIRECT_URI).await;
+
+    let problem = assert_problem(replayed, StatusCode::BAD_REQUEST).await;
+    assert!(problem["detail"].as_str().unwrap().contains("state"));
+    assert_eq!(identity.session_count(&first.access).await, 1);
+}
+
+#[tokio::test]
+async fn no_secret_of_a_sign_in_reaches_the_logs() {
+    let logs = CapturedLogs::install();
+    let identity = service().await;
+    let url = identity.authorization_url().await;
+    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+
+    let signed_in = tokens(identity.exchange(&callback, REDIRECT_URI).await).await;
+    identity.exchange(&callback, REDIRECT_URI).await;
+
+    let logged = logs.all().join("\n");
+    assert!(!logged.is_empty(), "the service's logs were captured");
+    for secret in [
+        CLIENT_SECRET,
+        &callback.code,
+        &callback.state,
+        &signed_in.access,
+        &signed_in.refresh,
+    ] {
+        assert!(!logged.contains(secret), "a secret was logged: {logged}");
+    }
+}
+
+#[tokio::test]
+async fn a_used_code_under_a_fresh_state_is_refused_by_the_provider() {
+    let identity = service().await;
+    let url = identity.authorization_url().await;
+    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+    let first = tokens(identity.exchange(&callback, REDIRECT_URI).await).await;
+    let fresh: Value = identity
+        .authorize(PROVIDER, REDIRECT_URI)
+        .await
+        .json()
+        .await
+        .unwrap();
+
+    let replayed = identity
+        .exchange(
+            &Callback {
+                code: callback.code.clone(),
+                state: fresh["state"].as_str().unwrap().to_owned(),
+            },
+            REDIRECT_URI,
+        )
+        .await;
+
+    assert_problem(replayed, StatusCode::UNAUTHORIZED).await;
+    assert_eq!(identity.session_count(&first.access).await, 1);
+}
+
+#[tokio::test]
+async fn a_state_the_service_never_issued_is_refused() {
+    let identity = service().await;
+    let url = identity.authorization_url().await;
+    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+
+    let response = identity
+        .exchange(
+            &Callback {
+                code: callback.code,
+                state: "a-state-nobody-issued".into(),
+            },
+            REDIRECT_URI,
+        )
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn a_redirect_uri_outside_the_allow_list_is_refused() {
+    let identity = service().await;
+
+    let authorize = identity.authorize(PROVIDER, OTHER_REDIRECT_URI).await;
+    let exchange = identity
+        .exchange(
+            &Callback {
+                code: "any".into(),
+                state: "any".into(),
+            },
+            OTHER_REDIRECT_URI,
+        )
+        .await;
+
+    let problem = assert_problem(authorize, StatusCode::BAD_REQUEST).await;
+    assert!(problem["detail"].as_str().unwrap().contains("redirectUri"));
+    assert_problem(exchange, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn an_exchange_must_name_the_redirect_uri_its_authorization_used() {
+    let identity = service_with(TestApp::builder().setting(
+        "oauth.providers.test.redirect_uris",
+        &format!("{REDIRECT_URI},{OTHER_REDIRECT_URI}"),
+    ))
+    .await;
+    let url = identity.authorization_url().await;
+    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+
+    let response = identity.exchange(&callback, OTHER_REDIRECT_URI).await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn an_id_token_whose_nonce_does_not_match_is_refused() {
+    let identity = service().await;
+    let url = identity.authorization_url().await;
+    // The browser reaches the provider with another nonce than the service keeps: the ID
+    // token carries that one.
+    let nonce = url
+        .split('&')
+        .find(|part| part.starts_with("nonce="))
+        .unwrap();
+    let tampered = url.replace(nonce, "nonce=chosen-by-someone-else");
+    let address = email();
+    let callback = sign_in_at_provider(&tampered, &EndUser::new(&address, true)).await;
+    let logs = CapturedLogs::install();
+
+    let response = identity.exchange(&callback, REDIRECT_URI).await;
+
+    assert_problem(response, StatusCode::UNAUTHORIZED).await;
+    assert_eq!(
+        logs.count(tracing::Level::WARN, "its nonce check failed"),
+        1,
+        "{:?}",
+        logs.all()
+    );
+    assert_eq!(
+        identity.register(&address).await.status(),
+        StatusCode::CREATED,
+        "no account was made"
+    );
+}
+
+#[tokio::test]
+async fn a_provider_that_cannot_be_reached_answers_502() {
+    // A port nobody listens on any more.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let identity = Identity::spawn_with(with_provider(
+        TestApp::builder().setting("oauth.http_timeout", "2s"),
+        &format!("http://127.0.0.1:{closed}"),
+    ))
+    .await;
+
+    let authorize = identity.authorize(PROVIDER, REDIRECT_URI).await;
+
+    let problem = assert_problem(authorize, StatusCode::BAD_GATEWAY).await;
+    assert!(problem["detail"].as_str().unwrap().contains("`test`"));
+    assert!(!problem.to_string().contains(CLIENT_SECRET));
+}
+
+#[tokio::test]
+async fn an_unknown_provider_is_404() {
+    let identity = service().await;
+
+    let authorize = identity.authorize("nobody", REDIRECT_URI).await;
+    let exchange = identity
+        .post(
+            "/oauth/nobody/exchange",
+            json!({ "code": "c", "state": "s", "redirectUri": REDIRECT_URI }),
+        )
+        .await;
+
+    assert_problem(authorize, StatusCode::NOT_FOUND).await;
+    assert_problem(exchange, StatusCode::NOT_FOUND).await;
+}
+
+#[tokio::test]
+async fn a_locked_account_cannot_sign_in_with_a_provider() {
+    let identity = service().await;
+    let user = EndUser::new(&email(), true);
+    let first = tokens(identity.sign_in_with_provider(&user).await).await;
+    let user_id = identity.user_id(&first.access).await;
+    let admin = identity.signed_in_admin(&email()).await;
+    let locked = identity.admin_action(&admin.access, "lock", &user_id).await;
+    assert_eq!(locked.status(), StatusCode::NO_CONTENT);
+
+    let response = identity.sign_in_with_provider(&user).await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+}
+
+#[tokio::test]
+async fn a_locked_account_is_not_linked_either() {
+    let identity = service().await;
+    let address = email();
+    let local = identity.registered_and_confirmed(&address).await;
+    let user_id = identity.user_id(&local.access).await;
+    let admin = identity.signed_in_admin(&email()).await;
+    identity.admin_action(&admin.access, "lock", &user_id).await;
+
+    let response = identity
+        .sign_in_with_provider(&EndUser::new(&address, true))
+        .await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+}
+
+#[tokio::test]
+async fn a_linked_identity_can_be_removed_from_an_account_with_a_password() {
+    let identity = service().await;
+    let address = email();
+    let local = identity.registered_and_confirmed(&address).await;
+    let user = EndUser::new(&address, true);
+    tokens(identity.sign_in_with_provider(&user).await).await;
+    let linked = identity.identities(&local.access).await;
+
+    let removed = identity
+        .app
+        .request(
+            Method::DELETE,
+            &format!(
+                "/api/v1/auth/identities/{}",
+                linked[0]["id"].as_str().unwrap()
+            ),
+        )
+        .bearer_auth(&local.access)
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(removed.status(), StatusCode::NO_CONTENT);
+    assert!(identity.identities(&local.access).await.is_empty());
+    let password_login = identity.login(&address, PASSWORD).await;
+    assert_eq!(password_login.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_only_way_to_sign_in_cannot_be_removed() {
+    let identity = service().await;
+    let signed_in = tokens(
+        identity
+            .sign_in_with_provider(&EndUser::new(&email(), true))
+            .await,
+    )
+    .await;
+    let linked = identity.identities(&signed_in.access).await;
+
+    let removed = identity
+        .app
+        .request(
+            Method::DELETE,
+            &format!(
+                "/api/v1/auth/identities/{}",
+                linked[0]["id"].as_str().unwrap()
+            ),
+        )
+        .bearer_auth(&signed_in.access)
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(removed, StatusCode::CONFLICT).await;
+    assert_eq!(identity.identities(&signed_in.access).await.len(), 1);
+}
+
+#[tokio::test]
+async fn an_account_made_by_a_provider_has_no_password_to_guess() {
+    let identity = service().await;
+    let address = email();
+    tokens(
+        identity
+            .sign_in_with_provider(&EndUser::new(&address, true))
+            .await,
+    )
+    .await;
+
+    let response = identity.login(&address, "").await;
+    let guessed = identity.login(&address, PASSWORD).await;
+
+    assert_problem(response, StatusCode::UNAUTHORIZED).await;
+    assert_problem(guessed, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn without_providers_the_operations_are_documented_and_answer_404() {
+    let app = TestApp::spawn().await;
+
+    let listed: Value = app
+        .get("/api/v1/auth/oauth/providers")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let authorize = app
+        .get("/api/v1/auth/oauth/google/authorize?redirectUri=https%3A%2F%2Fapp.example.com%2Fcb")
+        .await;
+
+    assert_eq!(listed, json!([]));
+    assert_problem(authorize, StatusCode::NOT_FOUND).await;
+}
