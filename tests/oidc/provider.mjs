@@ -7,7 +7,9 @@
 // - Its login form (devInteractions) takes any password, and the login names the end-user:
 //   `subject~email~verified` (e.g. `u-1~alice@example.com~true`), so each test chooses who signs
 //   in and what the provider asserts about their address, with one provider for the whole run.
-// - The email claims go into the ID token (conformIdTokenClaims: false), as most providers do.
+// - The email claims go into the ID token (conformIdTokenClaims: false), as most providers do;
+//   with OIDC_CLAIMS_IN_ID_TOKEN=false, only into the userinfo answer (the provider's default,
+//   OpenID Connect Core 5.4).
 import http from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -42,7 +44,7 @@ server.listen(0, '127.0.0.1', () => {
     pkce: { required: () => true },
     features: { devInteractions: { enabled: true } },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    conformIdTokenClaims: false,
+    conformIdTokenClaims: process.env.OIDC_CLAIMS_IN_ID_TOKEN === 'false',
     cookies: { keys: ['e2e-only-cookie-key'] },
     findAccount: (_ctx, accountId) => ({ accountId, claims: () => claimsOf(accountId) }),
   });

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::oidc_provider::{
     CLIENT_ID, CLIENT_SECRET, Callback, EndUser, OTHER_REDIRECT_URI, REDIRECT_URI, provider,
-    sign_in_at_provider,
+    provider_with_claims_in_userinfo, sign_in_at_provider,
 };
 use super::{Identity, PASSWORD, Tokens, tokens};
 
@@ -174,6 +174,45 @@ async fn a_first_sign_in_with_a_verified_email_makes_an_account() {
     assert_eq!(linked[0]["provider"], PROVIDER);
     assert_eq!(linked[0]["email"], address.as_str());
     assert_eq!(identity.session_count(&signed_in.access).await, 1);
+}
+
+#[tokio::test]
+async fn a_provider_that_keeps_the_address_out_of_its_id_tokens_is_asked_its_userinfo() {
+    let identity = Identity::spawn_with(with_provider(
+        TestApp::builder(),
+        &provider_with_claims_in_userinfo().issuer,
+    ))
+    .await;
+    let address = email();
+
+    let signed_in = tokens(
+        identity
+            .sign_in_with_provider(&EndUser::new(&address, true))
+            .await,
+    )
+    .await;
+
+    let me = identity.me(&signed_in.access).await;
+    assert_eq!(me["email"], address.as_str());
+    assert_eq!(me["emailConfirmed"], true);
+}
+
+#[tokio::test]
+async fn a_userinfo_address_the_provider_did_not_verify_links_nothing() {
+    let identity = Identity::spawn_with(with_provider(
+        TestApp::builder(),
+        &provider_with_claims_in_userinfo().issuer,
+    ))
+    .await;
+    let address = email();
+    let local = identity.registered_and_confirmed(&address).await;
+
+    let response = identity
+        .sign_in_with_provider(&EndUser::new(&address, false))
+        .await;
+
+    assert_problem(response, StatusCode::FORBIDDEN).await;
+    assert!(identity.identities(&local.access).await.is_empty());
 }
 
 #[tokio::test]

@@ -26,30 +26,48 @@ pub struct TestProvider {
     _process: Mutex<(Child, ChildStdin)>,
 }
 
-/// The provider, started on first use.
+/// The provider, started on first use. Its ID tokens carry the email claims.
 pub fn provider() -> &'static TestProvider {
     static PROVIDER: OnceLock<TestProvider> = OnceLock::new();
-    PROVIDER.get_or_init(start)
+    PROVIDER.get_or_init(|| start(true))
 }
 
-fn start() -> TestProvider {
-    let directory = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("oidc");
-    if !directory.join("node_modules/oidc-provider").exists() {
-        // CI installs it (`npm ci` in .ci/run); a fresh clone or copy gets it here, from the lock.
-        let installed = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&directory)
-            .status()
-            .expect("npm is needed to install the test OpenID provider (apt-get install npm)");
-        assert!(
-            installed.success(),
-            "npm ci in {} failed",
-            directory.display()
-        );
+/// A second provider, whose ID tokens carry no email claims: its userinfo endpoint has them.
+pub fn provider_with_claims_in_userinfo() -> &'static TestProvider {
+    static PROVIDER: OnceLock<TestProvider> = OnceLock::new();
+    PROVIDER.get_or_init(|| start(false))
+}
+
+fn directory() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("oidc")
+}
+
+/// Installs the provider from the lock file unless it is there: CI installs it (`npm ci` in
+/// .ci/run); a fresh clone or copy gets it here.
+fn install() {
+    let directory = directory();
+    if directory.join("node_modules/oidc-provider").exists() {
+        return;
     }
+    let installed = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&directory)
+        .status()
+        .expect("npm is needed to install the test OpenID provider (apt-get install npm)");
+    assert!(
+        installed.success(),
+        "npm ci in {} failed",
+        directory.display()
+    );
+}
+
+fn start(claims_in_id_token: bool) -> TestProvider {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(install);
     let mut child = Command::new("node")
         .arg("provider.mjs")
-        .current_dir(&directory)
+        .current_dir(directory())
+        .env("OIDC_CLAIMS_IN_ID_TOKEN", claims_in_id_token.to_string())
         .env("OIDC_CLIENT_ID", CLIENT_ID)
         .env("OIDC_CLIENT_SECRET", CLIENT_SECRET)
         .env(
@@ -116,7 +134,13 @@ pub async fn sign_in_at_provider(authorization_url: &str, user: &EndUser) -> Cal
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    let issuer = &provider().issuer;
+    // The provider's origin (scheme, host, port): its own pages are there, the redirect back is
+    // not.
+    let after_scheme = authorization_url.find("://").unwrap() + 3;
+    let origin_end = authorization_url[after_scheme..]
+        .find('/')
+        .map_or(authorization_url.len(), |at| after_scheme + at);
+    let issuer = &authorization_url[..origin_end];
     let mut cookies = BTreeMap::<String, String>::new();
     let mut next = Step::Get(authorization_url.to_owned());
     for _ in 0..12 {
@@ -147,7 +171,7 @@ pub async fn sign_in_at_provider(authorization_url: &str, user: &EndUser) -> Cal
         if status.is_redirection() {
             let location = response.headers()[header::LOCATION].to_str().unwrap();
             let location = absolute(issuer, location);
-            if !location.starts_with(issuer.as_str()) {
+            if !location.starts_with(issuer) {
                 return callback(&location);
             }
             next = Step::Get(location);

@@ -11,11 +11,14 @@
 use std::time::{Duration, Instant};
 
 use kernel::{AppError, AppResult};
-use openidconnect::core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata};
+use openidconnect::core::{
+    CoreAuthenticationFlow, CoreClient, CoreProviderMetadata, CoreUserInfoClaims,
+};
 use openidconnect::{
     AuthorizationCode, ClaimsVerificationError, ClientId, ClientSecret, CsrfToken, IssuerUrl,
-    Nonce, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, RequestTokenError, Scope,
-    SignatureVerificationError, TokenResponse as _, reqwest,
+    Nonce, OAuth2TokenResponse as _, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl,
+    RequestTokenError, Scope, SignatureVerificationError, TokenResponse as _, UserInfoError,
+    reqwest,
 };
 use tokio::sync::Mutex;
 
@@ -219,7 +222,7 @@ impl OidcProvider {
             }
             Err(error) => return Err(self.invalid_id_token(&error)),
         };
-        Ok(VerifiedIdentity {
+        let mut identity = VerifiedIdentity {
             subject: claims.subject().as_str().to_owned(),
             email: claims.email().map(|email| email.as_str().to_owned()),
             email_verified: claims.email_verified() == Some(true),
@@ -227,7 +230,32 @@ impl OidcProvider {
                 .name()
                 .and_then(|name| name.get(None))
                 .map(|name| name.as_str().to_owned()),
-        })
+        };
+        // A provider may keep the scopes' claims out of an ID token issued with an access token
+        // (OpenID Connect Core 5.4): then its userinfo endpoint has them, for the same subject.
+        if identity.email.is_none() && client.user_info_url().is_some() {
+            let info: CoreUserInfoClaims = client
+                .user_info(
+                    response.access_token().clone(),
+                    Some(claims.subject().clone()),
+                )
+                .map_err(|_| self.unreachable())?
+                .request_async(&self.http)
+                .await
+                .map_err(|error| {
+                    tracing::warn!(provider = %self.name, failure = userinfo_failure(&error), "the provider's userinfo could not be used");
+                    self.unreachable()
+                })?;
+            identity.email = info.email().map(|email| email.as_str().to_owned());
+            identity.email_verified = info.email_verified() == Some(true);
+            if identity.name.is_none() {
+                identity.name = info
+                    .name()
+                    .and_then(|name| name.get(None))
+                    .map(|name| name.as_str().to_owned());
+            }
+        }
+        Ok(identity)
     }
 
     /// A 401 for an ID token that did not validate; the log says which check failed, not the
@@ -247,5 +275,15 @@ impl OidcProvider {
              nonce): sign in again."
                 .into(),
         )
+    }
+}
+
+/// Which step of a userinfo request failed, for the log (never the answer's content).
+fn userinfo_failure<E: std::error::Error>(error: &UserInfoError<E>) -> &'static str {
+    match error {
+        UserInfoError::ClaimsVerification(_) => "its claims did not verify (another subject?)",
+        UserInfoError::Request(_) => "it could not be reached",
+        UserInfoError::Response(..) => "it answered an error",
+        _ => "its answer was unusable",
     }
 }
