@@ -10,6 +10,10 @@
 // - The email claims go into the ID token (conformIdTokenClaims: false), as most providers do;
 //   with OIDC_CLAIMS_IN_ID_TOKEN=false, only into the userinfo answer (the provider's default,
 //   OpenID Connect Core 5.4).
+// - PORT: where to listen (default: a free port). OIDC_FRESH_KEYS=true: sign with a new RSA key
+//   (a new `kid`) instead of the quick-start keys, so a restart on the same port is a provider
+//   that rotated its signing key.
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -29,8 +33,13 @@ function claimsOf(accountId) {
   return claims;
 }
 
+function freshKeys() {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), use: 'sig', alg: 'RS256' }] };
+}
+
 const server = http.createServer();
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = new Provider(issuer, {
     clients: [{
@@ -46,6 +55,7 @@ server.listen(0, '127.0.0.1', () => {
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     conformIdTokenClaims: process.env.OIDC_CLAIMS_IN_ID_TOKEN === 'false',
     cookies: { keys: ['e2e-only-cookie-key'] },
+    ...(process.env.OIDC_FRESH_KEYS === 'true' ? { jwks: freshKeys() } : {}),
     findAccount: (_ctx, accountId) => ({ accountId, claims: () => claimsOf(accountId) }),
   });
   // Loopback over plain HTTP is fine for tests; keep the provider quiet about it.

@@ -7,8 +7,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use super::oidc_provider::{
-    CLIENT_ID, CLIENT_SECRET, Callback, EndUser, OTHER_REDIRECT_URI, REDIRECT_URI, provider,
-    provider_with_claims_in_userinfo, sign_in_at_provider,
+    CLIENT_ID, CLIENT_SECRET, Callback, EndUser, OTHER_REDIRECT_URI, ProviderOptions, REDIRECT_URI,
+    provider, provider_with_claims_in_userinfo, sign_in_at_provider, start,
 };
 use super::{Identity, PASSWORD, Tokens, tokens};
 
@@ -22,6 +22,11 @@ async fn service() -> Identity {
 
 async fn service_with(builder: TestAppBuilder) -> Identity {
     Identity::spawn_with(with_provider(builder, &provider().issuer)).await
+}
+
+/// A service configured with the provider at `issuer` as `test`.
+async fn service_with_issuer(issuer: &str) -> Identity {
+    Identity::spawn_with(with_provider(TestApp::builder(), issuer)).await
 }
 
 fn with_provider(builder: TestAppBuilder, issuer: &str) -> TestAppBuilder {
@@ -178,11 +183,7 @@ async fn a_first_sign_in_with_a_verified_email_makes_an_account() {
 
 #[tokio::test]
 async fn a_provider_that_keeps_the_address_out_of_its_id_tokens_is_asked_its_userinfo() {
-    let identity = Identity::spawn_with(with_provider(
-        TestApp::builder(),
-        &provider_with_claims_in_userinfo().issuer,
-    ))
-    .await;
+    let identity = service_with_issuer(&provider_with_claims_in_userinfo().issuer).await;
     let address = email();
 
     let signed_in = tokens(
@@ -199,11 +200,7 @@ async fn a_provider_that_keeps_the_address_out_of_its_id_tokens_is_asked_its_use
 
 #[tokio::test]
 async fn a_userinfo_address_the_provider_did_not_verify_links_nothing() {
-    let identity = Identity::spawn_with(with_provider(
-        TestApp::builder(),
-        &provider_with_claims_in_userinfo().issuer,
-    ))
-    .await;
+    let identity = service_with_issuer(&provider_with_claims_in_userinfo().issuer).await;
     let address = email();
     let local = identity.registered_and_confirmed(&address).await;
 
@@ -462,15 +459,9 @@ async fn an_id_token_whose_nonce_does_not_match_is_refused() {
 
 #[tokio::test]
 async fn a_provider_that_cannot_be_reached_answers_502() {
-    // A port nobody listens on any more.
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let identity = Identity::spawn_with(with_provider(
         TestApp::builder().setting("oauth.http_timeout", "2s"),
-        &format!("http://127.0.0.1:{closed}"),
+        &format!("http://127.0.0.1:{}", free_port()),
     ))
     .await;
 
@@ -479,6 +470,38 @@ async fn a_provider_that_cannot_be_reached_answers_502() {
     let problem = assert_problem(authorize, StatusCode::BAD_GATEWAY).await;
     assert!(problem["detail"].as_str().unwrap().contains("`test`"));
     assert!(!problem.to_string().contains(CLIENT_SECRET));
+}
+
+/// A port nobody listens on (any more).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[tokio::test]
+async fn a_provider_that_rotated_its_signing_key_is_followed() {
+    let port = free_port();
+    let options = ProviderOptions {
+        port,
+        fresh_keys: true,
+        ..ProviderOptions::default()
+    };
+    let before = start(options);
+    let identity = service_with_issuer(&before.issuer).await;
+    let user = EndUser::new(&email(), true);
+    // The service reads (and keeps) the provider's discovery document and keys.
+    tokens(identity.sign_in_with_provider(&user).await).await;
+    before.stop();
+    // The same provider, signing with a key the service has not seen.
+    let after = start(options);
+
+    let response = identity.sign_in_with_provider(&user).await;
+
+    tokens(response).await;
+    after.stop();
 }
 
 #[tokio::test]

@@ -23,19 +23,54 @@ pub const OTHER_REDIRECT_URI: &str = "http://127.0.0.1:9/elsewhere";
 /// closes the pipe), then ends itself: no provider outlives the tests.
 pub struct TestProvider {
     pub issuer: String,
-    _process: Mutex<(Child, ChildStdin)>,
+    process: Mutex<(Child, ChildStdin)>,
+}
+
+/// How a provider is started.
+#[derive(Debug, Clone, Copy)]
+pub struct ProviderOptions {
+    /// Email claims in the ID token (else only in the userinfo answer).
+    pub claims_in_id_token: bool,
+    /// Where to listen; 0: a free port.
+    pub port: u16,
+    /// Sign with a new key (a new `kid`) rather than oidc-provider's quick-start keys.
+    pub fresh_keys: bool,
+}
+
+impl Default for ProviderOptions {
+    fn default() -> Self {
+        Self {
+            claims_in_id_token: true,
+            port: 0,
+            fresh_keys: false,
+        }
+    }
 }
 
 /// The provider, started on first use. Its ID tokens carry the email claims.
 pub fn provider() -> &'static TestProvider {
     static PROVIDER: OnceLock<TestProvider> = OnceLock::new();
-    PROVIDER.get_or_init(|| start(true))
+    PROVIDER.get_or_init(|| start(ProviderOptions::default()))
 }
 
 /// A second provider, whose ID tokens carry no email claims: its userinfo endpoint has them.
 pub fn provider_with_claims_in_userinfo() -> &'static TestProvider {
     static PROVIDER: OnceLock<TestProvider> = OnceLock::new();
-    PROVIDER.get_or_init(|| start(false))
+    PROVIDER.get_or_init(|| {
+        start(ProviderOptions {
+            claims_in_id_token: false,
+            ..ProviderOptions::default()
+        })
+    })
+}
+
+impl TestProvider {
+    /// Stops the provider (its port is free again when this returns).
+    pub fn stop(&self) {
+        let mut process = self.process.lock().unwrap();
+        let _ = process.0.kill();
+        let _ = process.0.wait();
+    }
 }
 
 fn directory() -> PathBuf {
@@ -61,13 +96,19 @@ fn install() {
     );
 }
 
-fn start(claims_in_id_token: bool) -> TestProvider {
+/// A provider of the test's own (stopped with [`TestProvider::stop`], or when the tests end).
+pub fn start(options: ProviderOptions) -> TestProvider {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(install);
     let mut child = Command::new("node")
         .arg("provider.mjs")
         .current_dir(directory())
-        .env("OIDC_CLAIMS_IN_ID_TOKEN", claims_in_id_token.to_string())
+        .env(
+            "OIDC_CLAIMS_IN_ID_TOKEN",
+            options.claims_in_id_token.to_string(),
+        )
+        .env("PORT", options.port.to_string())
+        .env("OIDC_FRESH_KEYS", options.fresh_keys.to_string())
         .env("OIDC_CLIENT_ID", CLIENT_ID)
         .env("OIDC_CLIENT_SECRET", CLIENT_SECRET)
         .env(
@@ -94,7 +135,7 @@ fn start(claims_in_id_token: bool) -> TestProvider {
         .to_owned();
     TestProvider {
         issuer,
-        _process: Mutex::new((child, stdin)),
+        process: Mutex::new((child, stdin)),
     }
 }
 
