@@ -24,6 +24,7 @@ pub mod settings;
 use std::sync::Arc;
 
 use infra::rate_limit::RateLimitSettings;
+use infra::settings::Environment;
 use infra::{Migration, Module, ModuleContext};
 
 pub use api::admin::{AdminApi, UsersAdminBase};
@@ -99,6 +100,7 @@ impl Module for IdentityModule {
         let service = Arc::new(Self::service(context, settings)?);
         let oauth = OAuthService::new(
             oauth,
+            context.settings.environment == Environment::Production,
             OAuthRepository::new(context.database.clone()),
             Arc::clone(&service),
         )?;

@@ -68,12 +68,15 @@ pub struct OAuthService {
 }
 
 impl OAuthService {
+    /// The providers of `settings`, checked (`production`: stricter, see
+    /// [`OAuthSettings::validate`]).
     pub fn new(
         settings: OAuthSettings,
+        production: bool,
         repository: OAuthRepository,
         identity: Arc<IdentityService>,
     ) -> anyhow::Result<Self> {
-        settings.validate()?;
+        settings.validate(production)?;
         let providers = settings
             .providers
             .iter()

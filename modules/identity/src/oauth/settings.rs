@@ -86,8 +86,10 @@ fn list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Er
 }
 
 impl OAuthSettings {
-    /// Checks every provider; the error names the key at fault.
-    pub fn validate(&self) -> anyhow::Result<()> {
+    /// Checks every provider; the error names the key at fault. In production the issuer must
+    /// be `https://`: discovery over plain HTTP would let anyone on the path choose the keys
+    /// the ID tokens are checked with.
+    pub fn validate(&self, production: bool) -> anyhow::Result<()> {
         for (name, provider) in &self.providers {
             let key = |field: &str| format!("oauth.providers.{name}.{field}");
             let well_named = (1..=32).contains(&name.len())
@@ -99,12 +101,17 @@ impl OAuthSettings {
                 "invalid setting `oauth.providers.{name}`: a provider's name is 1 to 32 lower-case \
                  letters, digits, `-` or `_`"
             );
-            IssuerUrl::new(provider.issuer.clone())
+            let issuer = IssuerUrl::new(provider.issuer.clone())
                 .ok()
                 .filter(|url| matches!(url.url().scheme(), "http" | "https"))
                 .ok_or_else(|| {
                     anyhow::anyhow!("invalid setting `{}`: not an http(s) URL", key("issuer"))
                 })?;
+            anyhow::ensure!(
+                !production || issuer.url().scheme() == "https",
+                "invalid setting `{}`: must be an https:// URL in production",
+                key("issuer")
+            );
             anyhow::ensure!(
                 !provider.client_id.trim().is_empty(),
                 "invalid setting `{}`: must not be empty",
@@ -155,7 +162,7 @@ mod tests {
 
     #[test]
     fn a_complete_provider_is_accepted() {
-        with("acme", provider()).validate().unwrap();
+        with("acme", provider()).validate(true).unwrap();
     }
 
     #[test]
@@ -190,9 +197,24 @@ mod tests {
             "oauth.providers.acme.redirect_uris",
             "oauth.providers.acme.redirect_uris",
         ]) {
-            let error = settings.validate().unwrap_err().to_string();
+            let error = settings.validate(false).unwrap_err().to_string();
             assert!(error.contains(key), "{error}");
         }
+    }
+
+    #[test]
+    fn production_refuses_an_issuer_over_plain_http() {
+        let plain = with(
+            "acme",
+            ProviderSettings {
+                issuer: "http://id.example.com".into(),
+                ..provider()
+            },
+        );
+
+        plain.validate(false).unwrap();
+        let error = plain.validate(true).unwrap_err().to_string();
+        assert!(error.contains("oauth.providers.acme.issuer"), "{error}");
     }
 
     #[test]
