@@ -482,6 +482,25 @@ fn free_port() -> u16 {
 }
 
 #[tokio::test]
+async fn a_provider_that_goes_down_before_the_exchange_answers_502_and_opens_nothing() {
+    let own = start(ProviderOptions::default());
+    let identity = service_with_issuer(&own.issuer).await;
+    let address = email();
+    let url = identity.authorization_url().await;
+    let callback = sign_in_at_provider(&url, &EndUser::new(&address, true)).await;
+    own.stop();
+
+    let response = identity.exchange(&callback, REDIRECT_URI).await;
+
+    assert_problem(response, StatusCode::BAD_GATEWAY).await;
+    assert_eq!(
+        identity.register(&address).await.status(),
+        StatusCode::CREATED,
+        "no account was made"
+    );
+}
+
+#[tokio::test]
 async fn a_provider_that_rotated_its_signing_key_is_followed() {
     let port = free_port();
     let options = ProviderOptions {
