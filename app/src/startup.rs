@@ -272,6 +272,12 @@ impl Application {
         &self.document.0
     }
 
+    /// The whole service as one endpoint, every middleware included, for benchmarks that call
+    /// it in process (no socket, no HTTP parsing).
+    pub fn endpoint(&self) -> &poem::endpoint::BoxEndpoint<'static> {
+        &self.endpoint
+    }
+
     /// The idempotency layer's state (its counters and store), for tests and benchmarks.
     pub fn idempotency(&self) -> Arc<Idempotency> {
         Arc::clone(&self.idempotency)
