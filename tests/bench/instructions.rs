@@ -211,8 +211,7 @@ pub fn child(args: &[String]) -> anyhow::Result<()> {
 async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Result<()> {
     match subject {
         Subject::BarePoem => {
-            let endpoint = Route::new().at(PLAIN_PATH, post(bare));
-            drive(&endpoint, PLAIN_PATH, requests, Keys::None).await
+            drive(&bare_poem(), PLAIN_PATH, requests, Keys::None).await
         }
         Subject::BarePoemWithRedisGet => {
             let connection = redis::Client::open(redis_url.as_str())?
@@ -310,6 +309,11 @@ async fn send<E: Endpoint>(
 static EXECUTIONS: AtomicU64 = AtomicU64::new(0);
 
 /// The fixture's work without poem-openapi or any middleware.
+/// The bare poem service: the fixture's work at [`PLAIN_PATH`], no middleware.
+pub fn bare_poem() -> Route {
+    Route::new().at(PLAIN_PATH, post(bare))
+}
+
 #[handler]
 async fn bare(Json(body): Json<Value>) -> Response {
     created(body)

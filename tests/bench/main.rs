@@ -58,6 +58,7 @@
 //! Logging is installed as the service installs it, at level `error`, so that per-request logs
 //! are filtered out as they would be in production at that level.
 
+mod bare_poem;
 mod flood;
 mod guard_cost;
 mod instructions;
@@ -230,15 +231,18 @@ async fn run() -> anyhow::Result<()> {
             }
         }
     }
+    eprintln!("the stack against a bare poem handler...");
+    let bare = bare_poem::compare(&options, &servers[0].app.url(PLAIN_PATH)).await?;
     for server in servers {
         server.app.stop().await.context("stopping a server")?;
     }
-    drop(redis);
     // Last, on a runtime with nothing else left to run.
     eprintln!("the guard's no-key path, in process...");
     let guard_cost = guard_cost::measure().await?;
     eprintln!("the authentication step's revocation check, in process...");
     let revocation_cost = revocation_cost::measure().await?;
+    let instructions = instructions::measure(INSTRUCTION_REQUESTS, &redis.url()).await?;
+    drop(redis);
 
     report::print(&report::Report {
         options: &options,
@@ -249,8 +253,14 @@ async fn run() -> anyhow::Result<()> {
         flood: flood.as_ref(),
         elapsed: started.elapsed(),
     });
+    bare_poem::print(&bare);
+    report::print_instructions(&instructions, INSTRUCTION_REQUESTS);
     Ok(())
 }
+
+/// Requests per subject in the full run's instruction counts (and twice as many): enough that
+/// the periodic background work both runs do by the clock weighs little per request.
+const INSTRUCTION_REQUESTS: u64 = 1000;
 
 /// The harness does not install a log subscriber; the service's `main` does. Installing it at
 /// `error` makes per-request logging cost what it costs in production at that level (a
