@@ -192,13 +192,16 @@ impl Application {
         let allowed_methods = Arc::new(AllowedMethods::from_openapi(&document));
         let document = OpenApiDocument(Arc::new(serde_json::to_string_pretty(&document)?));
 
+        let swagger = docs::swagger_config();
         let route = Route::new()
             .nest(kernel::API_PREFIX, api)
             .nest("/health", health)
-            .at("/openapi.json", get(docs::openapi_json))
+            // The document and Swagger UI's settings only where they are served: data added
+            // around every route costs every request an insertion.
+            .at("/openapi.json", get(docs::openapi_json).data(document.clone()))
             .at("/docs", get(docs::docs_redirect))
-            .at("/docs/", get(docs::swagger_ui))
-            .at("/docs/*path", get(docs::swagger_ui));
+            .at("/docs/", get(docs::swagger_ui).data(swagger.clone()))
+            .at("/docs/*path", get(docs::swagger_ui).data(swagger));
 
         let cors = (!settings.server.cors.allowed_origins.is_empty()).then(|| {
             settings
@@ -224,11 +227,16 @@ impl Application {
             .with(Authenticate(Arc::new(Authenticator::new(
                 tokens,
                 revocations.revoked_sessions(),
-            ))))
-            .with_if(cors.is_some(), cors.unwrap_or_default())
+            ))));
+        // CORS only when configured: a layer merely switched off (`with_if`) still makes every
+        // request's future as large as its own, and moving that future cost more than the
+        // rest of the stack (docs/benchmarks.md).
+        let endpoint = match cors {
+            Some(cors) => endpoint.with(cors).boxed(),
+            None => endpoint.boxed(),
+        };
+        let endpoint = endpoint
             .data(Arc::clone(&idempotency))
-            .data(document.clone())
-            .data(docs::swagger_config())
             .around(refuse_nul_in_url)
             .around(observe)
             .with(AnswerAllow(allowed_methods))
@@ -270,6 +278,12 @@ impl Application {
     /// The finished OpenAPI document, as served at `/openapi.json`.
     pub fn openapi_json(&self) -> &str {
         &self.document.0
+    }
+
+    /// The whole service as one endpoint, every middleware included, for benchmarks that call
+    /// it in process (no socket, no HTTP parsing).
+    pub fn endpoint(&self) -> &poem::endpoint::BoxEndpoint<'static> {
+        &self.endpoint
     }
 
     /// The idempotency layer's state (its counters and store), for tests and benchmarks.

@@ -58,8 +58,10 @@
 //! Logging is installed as the service installs it, at level `error`, so that per-request logs
 //! are filtered out as they would be in production at that level.
 
+mod bare_poem;
 mod flood;
 mod guard_cost;
+mod instructions;
 mod mail_timing;
 mod redis_stats;
 mod report;
@@ -106,9 +108,21 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> anyhow::Result<()> {
-    let options = Options::parse(std::env::args().skip(1))?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(instructions::CHILD_FLAG) {
+        let _telemetry = install_logging()?;
+        return instructions::child(&args[1..]);
+    }
+    let options = Options::parse(args.into_iter())?;
     if let Some(requests) = options.mail_timing {
         return mail_timing::run(requests).await;
+    }
+    if let Some(requests) = options.instructions {
+        let redis =
+            RedisServer::start().context("the Redis subjects start a private redis-server")?;
+        let counts = instructions::measure(requests, &redis.url()).await?;
+        report::print_instructions(&counts, requests);
+        return Ok(());
     }
     wrk::ensure_installed().await?;
     ensure!(
@@ -128,13 +142,7 @@ async fn run() -> anyhow::Result<()> {
     if options.transactional_cost {
         return transactional_cost::run(&options).await;
     }
-    // The harness does not install a log subscriber; the service's `main` does. Installing it
-    // at `error` makes per-request logging cost what it costs in production at that level (a
-    // filtered-out event), rather than nothing at all.
-    let log_settings = app::config::load_with(Environment::Test, &[LOG_LEVEL])
-        .context("loading the log settings")?;
-    let _telemetry = infra::telemetry::Telemetry::init(&log_settings.telemetry)
-        .context("installing the log subscriber")?;
+    let _telemetry = install_logging()?;
 
     let started = Instant::now();
     let machine = report::Machine::describe().await;
@@ -223,15 +231,18 @@ async fn run() -> anyhow::Result<()> {
             }
         }
     }
+    eprintln!("the stack against a bare poem handler...");
+    let bare = bare_poem::compare(&options, &servers[0].app.url(PLAIN_PATH)).await?;
     for server in servers {
         server.app.stop().await.context("stopping a server")?;
     }
-    drop(redis);
     // Last, on a runtime with nothing else left to run.
     eprintln!("the guard's no-key path, in process...");
     let guard_cost = guard_cost::measure().await?;
     eprintln!("the authentication step's revocation check, in process...");
     let revocation_cost = revocation_cost::measure().await?;
+    let instructions = instructions::measure(INSTRUCTION_REQUESTS, &redis.url()).await?;
+    drop(redis);
 
     report::print(&report::Report {
         options: &options,
@@ -242,7 +253,23 @@ async fn run() -> anyhow::Result<()> {
         flood: flood.as_ref(),
         elapsed: started.elapsed(),
     });
+    bare_poem::print(&bare);
+    report::print_instructions(&instructions, INSTRUCTION_REQUESTS);
     Ok(())
+}
+
+/// Requests per subject in the full run's instruction counts (and twice as many): enough that
+/// the periodic background work both runs do by the clock weighs little per request.
+const INSTRUCTION_REQUESTS: u64 = 1000;
+
+/// The harness does not install a log subscriber; the service's `main` does. Installing it at
+/// `error` makes per-request logging cost what it costs in production at that level (a
+/// filtered-out event, a span that is created), rather than nothing at all.
+fn install_logging() -> anyhow::Result<infra::telemetry::Telemetry> {
+    let log_settings = app::config::load_with(Environment::Test, &[LOG_LEVEL])
+        .context("loading the log settings")?;
+    infra::telemetry::Telemetry::init(&log_settings.telemetry)
+        .context("installing the log subscriber")
 }
 
 /// Serves the fixtures for `seconds`, printing where.
@@ -286,20 +313,24 @@ pub struct Options {
     /// Instead of benchmarking, serves the fixtures with the in-process store for this many
     /// seconds, for trying wrk scripts by hand.
     pub serve: Option<u64>,
+    /// Instead of benchmarking, counts instructions per request with callgrind, this many
+    /// requests (and twice as many) per subject (see [`instructions`]).
+    pub instructions: Option<u64>,
     /// The arguments as given, to print the command that reproduces the run.
     pub args: Vec<String>,
 }
 
 impl Options {
     const USAGE: &'static str = "usage: idempotency_bench [--quick] [--duration SECS] \
-        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N] [--transactional-cost]\n\
+        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N] [--transactional-cost] [--instructions N]\n\
         defaults: --duration 2 --rounds 5 --connections 32 --flood-keys 1000000 (about 3 min)\n\
         --quick:  --duration 1 --rounds 3 --flood-keys 300000 (under a minute)\n\
         --flood-keys 0 skips the memory flood, --flood-only runs nothing else;\n\
         --bearer sends a valid access token with every request;\n\
         --serve SECS only serves the fixtures (in-process store) for trying wrk by hand;\n\
         --mail-timing N only times N link requests for a registered and N for unknown addresses;\n\
-        --transactional-cost only compares transactional and plain operations (--duration, --rounds apply)";
+        --transactional-cost only compares transactional and plain operations (--duration, --rounds apply);\n\
+        --instructions N only counts instructions per request under callgrind (N and 2N requests a subject)";
 
     fn parse(args: impl Iterator<Item = String>) -> anyhow::Result<Options> {
         let args: Vec<String> = args.collect();
@@ -313,6 +344,7 @@ impl Options {
             serve: None,
             mail_timing: None,
             transactional_cost: false,
+            instructions: None,
             args: args.clone(),
         };
         let mut rest = args.iter();
@@ -338,6 +370,7 @@ impl Options {
                 "--serve" => options.serve = Some(value(arg)?),
                 "--mail-timing" => options.mail_timing = Some(value(arg)?.max(10) as usize),
                 "--transactional-cost" => options.transactional_cost = true,
+                "--instructions" => options.instructions = Some(value(arg)?.max(10)),
                 "-h" | "--help" => {
                     println!("{}", Self::USAGE);
                     std::process::exit(0);

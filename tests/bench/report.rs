@@ -633,3 +633,74 @@ fn millis(micros: f64) -> String {
 fn per_request(value: Option<f64>) -> String {
     value.map_or_else(|| "—".to_owned(), |value| format!("{value:.2}"))
 }
+
+/// The instruction counts (see [`crate::instructions`]), as a Markdown table, with each
+/// subject's ratio to the bare poem handler and to the full-stack baseline (a).
+pub fn print_instructions(counts: &[crate::instructions::Count], requests: u64) {
+    let mut out = String::new();
+    write_instructions(&mut out, counts, requests).expect("writing to a String cannot fail");
+    println!("{out}");
+}
+
+pub fn write_instructions(
+    out: &mut String,
+    counts: &[crate::instructions::Count],
+    requests: u64,
+) -> std::fmt::Result {
+    use crate::instructions::Subject;
+    let of = |subject: Subject| {
+        counts
+            .iter()
+            .find(|count| count.subject == subject)
+            .map(|count| count.per_request)
+    };
+    writeln!(
+        out,
+        "### Instructions per request (callgrind, in process, {requests} and {} requests a subject)\n",
+        2 * requests
+    )?;
+    writeln!(
+        out,
+        "| subject | instructions/request | × bare poem | × (a) |\n|---|---:|---:|---:|"
+    )?;
+    let bare = of(Subject::BarePoem);
+    let baseline = of(Subject::Unwrapped);
+    for count in counts {
+        let ratio = |reference: Option<f64>| {
+            reference.map_or("—".to_owned(), |reference| {
+                format!("{:.2}", count.per_request / reference)
+            })
+        };
+        writeln!(
+            out,
+            "| {} | {:.0} | {} | {} |",
+            count.subject.label(),
+            count.per_request,
+            ratio(bare),
+            ratio(baseline)
+        )?;
+    }
+    if let (Some(bare), Some(get)) = (bare, of(Subject::BarePoemWithRedisGet)) {
+        let round_trip = get - bare;
+        writeln!(
+            out,
+            "\nOne Redis `GET` through a `ConnectionManager`: {round_trip:.0} instructions."
+        )?;
+        if let (Some(unwrapped), Some(replay), Some(first)) = (
+            baseline,
+            of(Subject::ReplayRedis),
+            of(Subject::FirstExecutionRedis),
+        ) {
+            writeln!(
+                out,
+                "The guard's own cost through Redis, beyond the baseline: replay {:.0} ({:.2}× a GET), \
+                 first execution {:.0} ({:.2}× a GET, for two round trips).",
+                replay - unwrapped,
+                (replay - unwrapped) / round_trip,
+                first - unwrapped,
+                (first - unwrapped) / round_trip,
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -265,7 +265,7 @@ impl Outcome {
 impl<E: Endpoint + 'static> Endpoint for Guard<E> {
     type Output = Response;
 
-    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+    async fn call(&self, req: Request) -> poem::Result<Response> {
         let Some(layer) = req.data::<Arc<Idempotency>>().cloned() else {
             // A wiring mistake, not a client error: say so loudly, keep serving.
             tracing::error!("an idempotent operation ran without the idempotency layer installed");
@@ -278,13 +278,26 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
                 .unwrap_or(&Authentication::Anonymous)
                 .require_principal()?;
         }
-        let key = match read_key(req.headers()) {
-            Ok(Some(key)) => key,
-            Ok(None) if self.options.key_required => return Ok(missing_key()),
+        match read_key(req.headers()) {
+            Ok(Some(key)) => Box::pin(self.call_keyed(layer, key, req)).await,
+            Ok(None) if self.options.key_required => Ok(missing_key()),
             // No key: exactly as if the layer were not there.
-            Ok(None) => return self.inner.call(req).await.map(IntoResponse::into_response),
-            Err(detail) => return Ok(invalid_key(detail)),
-        };
+            Ok(None) => self.inner.call(req).await.map(IntoResponse::into_response),
+            Err(detail) => Ok(invalid_key(detail)),
+        }
+    }
+}
+
+impl<E: Endpoint + 'static> Guard<E> {
+    /// A request with a key. Boxed by [`Guard::call`]: its future (claim, wait, execute,
+    /// complete) is many times larger than the operation's own, and a request without a key
+    /// would otherwise pay for moving it around (docs/benchmarks.md).
+    async fn call_keyed(
+        &self,
+        layer: Arc<Idempotency>,
+        key: ClientKey,
+        mut req: Request,
+    ) -> poem::Result<Response> {
 
         let route: Arc<str> = req
             .data::<PathPattern>()
@@ -379,9 +392,7 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
             }
         }
     }
-}
 
-impl<E: Endpoint + 'static> Guard<E> {
     /// For a transactional operation, the answer an outcome already committed under `scope`
     /// gives (a process that died after its commit, before the store kept the response):
     /// replayed (and, under a `claim` of the store, copied into it so later retries replay from

@@ -54,7 +54,7 @@ pub async fn observe<E: Endpoint>(next: Arc<E>, req: Request) -> poem::Result<Re
     let mut response = context
         .scope(
             async move {
-                match next.call(req).await {
+                match Box::pin(next.call(req)).await {
                     Ok(response) => response.into_response(),
                     Err(err) => problem_from_error(err),
                 }
@@ -178,7 +178,7 @@ impl<E: Endpoint> Endpoint for AuthenticateEndpoint<E> {
             tracing::debug!(?refusal, "credentials refused");
         }
         req.set_data(authentication);
-        self.inner.call(req).await
+        Box::pin(self.inner.call(req)).await
     }
 }
 
@@ -214,7 +214,7 @@ impl<E: Endpoint> Endpoint for ResolveClientEndpoint<E> {
             .map(|address| address.ip());
         let client = self.resolver.resolve(peer, req.headers());
         req.extensions_mut().insert(client);
-        self.inner.call(req).await
+        Box::pin(self.inner.call(req)).await
     }
 }
 

@@ -1,0 +1,355 @@
+//! Instructions per request, counted by callgrind: a cost that does not move with the load of
+//! this shared machine, so a change that saves 5 % shows as 5 % in every run.
+//!
+//! Each subject runs in a child process of this binary under `valgrind --tool=callgrind`,
+//! which calls the service's endpoint in process (no socket, no HTTP parsing: hyper's part is
+//! the same with or without the service's stack) on a single-threaded runtime, twice: `n`
+//! requests, then `2n`. The difference divided by `n` is what one request costs, without the
+//! start-up, warm-up and shutdown both runs share. Every instruction of the process counts,
+//! whichever thread runs it (the SQLite worker, a lease renewal), but not redis-server's: a
+//! Redis scenario's count is the service's side of its round trips.
+//!
+//! The subjects: a bare poem handler doing the fixture's work (parse the JSON body, answer it
+//! with a counter, `Location` and `ETag`), the reference nothing can beat; the same handler
+//! plus one Redis `GET` through a `ConnectionManager`, what a round trip costs the client; the
+//! fixture operation served by poem-openapi alone; then the whole service, unwrapped and
+//! wrapped, without a key, first executions and replays with both stores.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::{Context as _, bail, ensure};
+use e2e::fixtures::{Executions, IdempotencyFixtureApi};
+use e2e::{RedisChoice, TestApp};
+use poem::http::{Method, StatusCode, header};
+use poem::web::{Data, Json};
+use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, handler, post};
+use poem_openapi::OpenApiService;
+use serde_json::{Value, json};
+
+use crate::{BODY, COUNTED_PATH, PLAIN_PATH, quiet_app};
+
+/// The flag that makes this binary a child serving one subject.
+pub const CHILD_FLAG: &str = "--count-instructions-child";
+
+/// What a child serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    BarePoem,
+    BarePoemWithRedisGet,
+    PoemOpenApiOnly,
+    Unwrapped,
+    WrappedNoKey,
+    FirstExecutionInProcess,
+    ReplayInProcess,
+    FirstExecutionRedis,
+    ReplayRedis,
+}
+
+impl Subject {
+    pub const ALL: [Subject; 9] = [
+        Subject::BarePoem,
+        Subject::BarePoemWithRedisGet,
+        Subject::PoemOpenApiOnly,
+        Subject::Unwrapped,
+        Subject::WrappedNoKey,
+        Subject::FirstExecutionInProcess,
+        Subject::ReplayInProcess,
+        Subject::FirstExecutionRedis,
+        Subject::ReplayRedis,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Subject::BarePoem => "bare-poem",
+            Subject::BarePoemWithRedisGet => "bare-poem-redis-get",
+            Subject::PoemOpenApiOnly => "poem-openapi-only",
+            Subject::Unwrapped => "unwrapped",
+            Subject::WrappedNoKey => "wrapped-no-key",
+            Subject::FirstExecutionInProcess => "first-in-process",
+            Subject::ReplayInProcess => "replay-in-process",
+            Subject::FirstExecutionRedis => "first-redis",
+            Subject::ReplayRedis => "replay-redis",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Subject::BarePoem => "bare poem handler (no middleware)",
+            Subject::BarePoemWithRedisGet => "bare poem handler + one Redis GET",
+            Subject::PoemOpenApiOnly => "poem-openapi operation (no middleware)",
+            Subject::Unwrapped => "(a) unwrapped baseline (full stack)",
+            Subject::WrappedNoKey => "(b) wrapped, no key",
+            Subject::FirstExecutionInProcess => "(c) first execution, in-process store",
+            Subject::ReplayInProcess => "(d) replay, in-process store",
+            Subject::FirstExecutionRedis => "(c) first execution, Redis",
+            Subject::ReplayRedis => "(d) replay, Redis",
+        }
+    }
+
+    fn parse(name: &str) -> anyhow::Result<Subject> {
+        Subject::ALL
+            .into_iter()
+            .find(|subject| subject.name() == name)
+            .with_context(|| format!("no subject named {name:?}"))
+    }
+
+    fn needs_redis(self) -> bool {
+        matches!(
+            self,
+            Subject::BarePoemWithRedisGet | Subject::FirstExecutionRedis | Subject::ReplayRedis
+        )
+    }
+}
+
+/// One subject's count.
+#[derive(Debug, Clone, Copy)]
+pub struct Count {
+    pub subject: Subject,
+    /// Instructions per request: `(I(2n) - I(n)) / n`.
+    pub per_request: f64,
+}
+
+/// Counts every subject with `requests` (and twice as many) requests; `redis_url` serves the
+/// Redis subjects.
+pub async fn measure(requests: u64, redis_url: &str) -> anyhow::Result<Vec<Count>> {
+    ensure_valgrind().await?;
+    let directory = tempfile::tempdir()?;
+    let mut counts = Vec::new();
+    for subject in Subject::ALL {
+        eprintln!("instructions: {} ...", subject.label());
+        let once = run_child(subject, requests, redis_url, directory.path()).await?;
+        let twice = run_child(subject, 2 * requests, redis_url, directory.path()).await?;
+        ensure!(
+            twice > once,
+            "{}: {twice} instructions for {} requests, not more than {once} for {requests}",
+            subject.name(),
+            2 * requests
+        );
+        counts.push(Count {
+            subject,
+            per_request: (twice - once) as f64 / requests as f64,
+        });
+    }
+    Ok(counts)
+}
+
+async fn ensure_valgrind() -> anyhow::Result<()> {
+    let found = tokio::process::Command::new("valgrind")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .await
+        .is_ok_and(|status| status.success());
+    ensure!(
+        found,
+        "counting instructions needs valgrind (Debian/Ubuntu: `apt-get install -y valgrind`)"
+    );
+    Ok(())
+}
+
+/// Runs one child under callgrind; the instructions it executed in all.
+async fn run_child(
+    subject: Subject,
+    requests: u64,
+    redis_url: &str,
+    directory: &Path,
+) -> anyhow::Result<u64> {
+    let output = directory.join(format!("callgrind.{}.{requests}", subject.name()));
+    let status = tokio::process::Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", output.display()))
+        .arg(std::env::current_exe()?)
+        .args([CHILD_FLAG, subject.name(), &requests.to_string(), redis_url])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .await
+        .context("running valgrind")?;
+    if !status.status.success() {
+        bail!(
+            "{} under callgrind failed:\n{}",
+            subject.name(),
+            String::from_utf8_lossy(&status.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&output)
+        .with_context(|| format!("reading {}", output.display()))?;
+    total_instructions(&text).with_context(|| format!("no total in {}", output.display()))
+}
+
+/// The `summary:` (or `totals:`) line of a callgrind output file: instructions executed.
+fn total_instructions(callgrind_output: &str) -> Option<u64> {
+    callgrind_output.lines().find_map(|line| {
+        line.strip_prefix("summary:")
+            .or_else(|| line.strip_prefix("totals:"))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|number| number.parse().ok())
+    })
+}
+
+/// The child: serves `requests` requests of the subject named in `args` in process, checking
+/// every answer, on a single-threaded runtime of a thread of its own.
+pub fn child(args: &[String]) -> anyhow::Result<()> {
+    let [subject, requests, redis_url] = args else {
+        bail!("usage: {CHILD_FLAG} SUBJECT REQUESTS REDIS_URL");
+    };
+    let subject = Subject::parse(subject)?;
+    let requests: u64 = requests.parse().context("REQUESTS")?;
+    let redis_url = redis_url.clone();
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?
+            .block_on(serve(subject, requests, redis_url))
+    })
+    .join()
+    .map_err(|_| anyhow::anyhow!("the child's thread panicked"))?
+}
+
+async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Result<()> {
+    match subject {
+        Subject::BarePoem => {
+            drive(&bare_poem(), PLAIN_PATH, requests, Keys::None).await
+        }
+        Subject::BarePoemWithRedisGet => {
+            let connection = redis::Client::open(redis_url.as_str())?
+                .get_connection_manager()
+                .await?;
+            let endpoint = Route::new()
+                .at(PLAIN_PATH, post(bare_with_redis_get))
+                .data(connection);
+            drive(&endpoint, PLAIN_PATH, requests, Keys::None).await
+        }
+        Subject::PoemOpenApiOnly => {
+            let api = OpenApiService::new(
+                IdempotencyFixtureApi::new(Executions::default()),
+                "bench",
+                "1",
+            );
+            let endpoint = Route::new().nest("/api/v1", api);
+            drive(&endpoint, PLAIN_PATH, requests, Keys::None).await
+        }
+        service => {
+            let builder = if service.needs_redis() {
+                TestApp::builder().redis(RedisChoice::Url(redis_url))
+            } else {
+                TestApp::builder()
+            };
+            let (application, _database) = quiet_app(builder)
+                .build_with(IdempotencyFixtureApi::new(Executions::default()))
+                .await;
+            let endpoint = application.endpoint();
+            let (path, keys) = match service {
+                Subject::Unwrapped => (PLAIN_PATH, Keys::None),
+                Subject::WrappedNoKey => (COUNTED_PATH, Keys::None),
+                Subject::FirstExecutionInProcess | Subject::FirstExecutionRedis => {
+                    (COUNTED_PATH, Keys::Fresh)
+                }
+                _ => (COUNTED_PATH, Keys::Same),
+            };
+            if keys == Keys::Same {
+                // The first request executes; every measured one replays it.
+                send(endpoint, path, Some("bench-replay")).await?;
+            }
+            drive(endpoint, path, requests, keys).await
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keys {
+    None,
+    Fresh,
+    Same,
+}
+
+async fn drive<E: Endpoint>(
+    endpoint: &E,
+    path: &'static str,
+    requests: u64,
+    keys: Keys,
+) -> anyhow::Result<()> {
+    for n in 0..requests {
+        let key = match keys {
+            Keys::None => None,
+            Keys::Fresh => Some(format!("bench-first-{n}")),
+            Keys::Same => Some("bench-replay".to_owned()),
+        };
+        send(endpoint, path, key.as_deref()).await?;
+    }
+    Ok(())
+}
+
+/// One request, answered 201 with its body read to the end.
+async fn send<E: Endpoint>(
+    endpoint: &E,
+    path: &'static str,
+    key: Option<&str>,
+) -> anyhow::Result<()> {
+    let mut request = Request::builder()
+        .method(Method::POST)
+        .uri_str(path)
+        .content_type("application/json");
+    if let Some(key) = key {
+        request = request.header("Idempotency-Key", key);
+    }
+    let response = endpoint.get_response(request.body(BODY)).await;
+    let status = response.status();
+    let body = response.into_body().into_bytes().await?;
+    ensure!(
+        status == StatusCode::CREATED,
+        "{path} answered {status}: {}",
+        String::from_utf8_lossy(&body)
+    );
+    Ok(())
+}
+
+static EXECUTIONS: AtomicU64 = AtomicU64::new(0);
+
+/// The fixture's work without poem-openapi or any middleware.
+/// The bare poem service: the fixture's work at [`PLAIN_PATH`], no middleware.
+pub fn bare_poem() -> Route {
+    Route::new().at(PLAIN_PATH, post(bare))
+}
+
+#[handler]
+async fn bare(Json(body): Json<Value>) -> Response {
+    created(body)
+}
+
+#[handler]
+async fn bare_with_redis_get(
+    Json(body): Json<Value>,
+    Data(connection): Data<&redis::aio::ConnectionManager>,
+) -> poem::Result<Response> {
+    let mut connection = connection.clone();
+    let _: Option<String> = redis::cmd("GET")
+        .arg("bench-get")
+        .query_async(&mut connection)
+        .await
+        .map_err(poem::error::InternalServerError)?;
+    Ok(created(body))
+}
+
+fn created(body: Value) -> Response {
+    let id = EXECUTIONS.fetch_add(1, Ordering::Relaxed) + 1;
+    Json(json!({ "execution": id, "echo": body }))
+        .with_status(StatusCode::CREATED)
+        .with_header(header::LOCATION, format!("/api/v1/fixtures/idem/{id}"))
+        .with_header(header::ETAG, format!("\"v{id}\""))
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_total_is_read_from_the_summary_line() {
+        let output = "version: 1\ncmd: x\nevents: Ir\nsummary: 123456\nfn=main\n";
+        assert_eq!(total_instructions(output), Some(123_456));
+        assert_eq!(total_instructions("events: Ir\n"), None);
+    }
+}
