@@ -198,7 +198,10 @@ impl Application {
             .nest("/health", health)
             // The document and Swagger UI's settings only where they are served: data added
             // around every route costs every request an insertion.
-            .at("/openapi.json", get(docs::openapi_json).data(document.clone()))
+            .at(
+                "/openapi.json",
+                get(docs::openapi_json).data(document.clone()),
+            )
             .at("/docs", get(docs::docs_redirect))
             .at("/docs/", get(docs::swagger_ui).data(swagger.clone()))
             .at("/docs/*path", get(docs::swagger_ui).data(swagger));

@@ -28,9 +28,8 @@ pub async fn compare(options: &Options, stack_url: &str) -> anyhow::Result<BareC
         .first()
         .and_then(|address| address.as_socket_addr().copied())
         .context("the bare server's address")?;
-    let server = tokio::spawn(
-        Server::new_with_acceptor(acceptor).run(crate::instructions::bare_poem()),
-    );
+    let server =
+        tokio::spawn(Server::new_with_acceptor(acceptor).run(crate::instructions::bare_poem()));
     let bare_url = format!("http://{address}{PLAIN_PATH}");
     let args = [BODY.to_owned(), "none".to_owned()];
     let run = |url: String| {

@@ -210,9 +210,7 @@ pub fn child(args: &[String]) -> anyhow::Result<()> {
 
 async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Result<()> {
     match subject {
-        Subject::BarePoem => {
-            drive(&bare_poem(), PLAIN_PATH, requests, Keys::None).await
-        }
+        Subject::BarePoem => drive(&bare_poem(), PLAIN_PATH, requests, Keys::None).await,
         Subject::BarePoemWithRedisGet => {
             let connection = redis::Client::open(redis_url.as_str())?
                 .get_connection_manager()

@@ -298,7 +298,6 @@ impl<E: Endpoint + 'static> Guard<E> {
         key: ClientKey,
         mut req: Request,
     ) -> poem::Result<Response> {
-
         let route: Arc<str> = req
             .data::<PathPattern>()
             .map(|pattern| Arc::clone(&pattern.0))
