@@ -2,6 +2,7 @@
 //! retries easy. Needs `chromium` and `chromium-driver` (`.ci/run` installs them); on failure a
 //! screenshot is written to `target/swagger-ui-failure.png`.
 
+use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -25,7 +26,10 @@ impl Browser {
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
             .port();
+        // A process group of its own, so that dropping the browser ends Chromium's processes
+        // too (they outlive chromedriver otherwise).
         let driver = Command::new("chromedriver")
+            .process_group(0)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -48,7 +52,9 @@ impl Browser {
                 "goog:chromeOptions": {
                     "binary": "/usr/bin/chromium",
                     "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                             "--disable-dev-shm-usage", "--window-size=1400,4000"]
+                             "--disable-dev-shm-usage", "--window-size=1400,4000",
+                             "--no-first-run", "--disable-background-networking",
+                             "--disable-component-update", "--disable-sync"]
                 }
             } } }))
             .send()
@@ -190,6 +196,10 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // The whole group: chromedriver and the Chromium it started.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
+            .status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
