@@ -102,6 +102,7 @@ impl Module for IdentityModule {
             oauth,
             context.settings.environment == Environment::Production,
             OAuthRepository::new(context.database.clone()),
+            IdentityRepository::new(context.database.clone()),
             Arc::clone(&service),
         )?;
         Ok((

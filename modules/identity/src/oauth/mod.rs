@@ -21,7 +21,7 @@ use infra::database::now_ms;
 use kernel::{AppError, AppResult, Principal};
 
 use crate::domain::{DisplayName, Email, OpaqueToken};
-use crate::repository::{SessionRecord, UserRecord};
+use crate::repository::{IdentityRepository, SessionRecord, UserRecord};
 use crate::service::{IdentityService, TokenPair};
 use provider::{OidcProvider, VerifiedIdentity};
 use repository::{IdentityRecord, OAuthRepository, SignInPlan, StateRecord, Unlinked};
@@ -64,6 +64,8 @@ pub struct OAuthService {
     providers: BTreeMap<String, OidcProvider>,
     settings: OAuthSettings,
     repository: OAuthRepository,
+    /// The accounts, read as the rest of the module reads them.
+    accounts: IdentityRepository,
     identity: Arc<IdentityService>,
 }
 
@@ -74,6 +76,7 @@ impl OAuthService {
         settings: OAuthSettings,
         production: bool,
         repository: OAuthRepository,
+        accounts: IdentityRepository,
         identity: Arc<IdentityService>,
     ) -> anyhow::Result<Self> {
         settings.validate(production)?;
@@ -94,6 +97,7 @@ impl OAuthService {
             providers,
             settings,
             repository,
+            accounts,
             identity,
         })
     }
@@ -219,7 +223,7 @@ impl OAuthService {
             .await?
         {
             let user = self
-                .repository
+                .accounts
                 .user_by_id(&identity.user_id)
                 .await?
                 .ok_or_else(|| AppError::internal("a linked identity without its account"))?;
@@ -250,7 +254,7 @@ impl OAuthService {
             linked_at_ms: now,
             last_used_at_ms: now,
         };
-        match self.repository.user_by_email(email.as_str()).await? {
+        match self.accounts.user_by_email(email.as_str()).await? {
             Some(user) if user.email_confirmed_at_ms.is_none() => Err(AppError::Conflict(
                 "An account has this email address but has not confirmed it, so it is not \
                  linked: confirm the address (or reset the password) from that account's mail, \

@@ -161,22 +161,6 @@ impl OAuthRepository {
         rows.iter().map(identity_from_row).collect()
     }
 
-    pub async fn user_by_id(&self, id: &str) -> AppResult<Option<UserRecord>> {
-        let row = sqlx::query(select_users!("WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(user_from_row).transpose()
-    }
-
-    pub async fn user_by_email(&self, email: &str) -> AppResult<Option<UserRecord>> {
-        let row = sqlx::query(select_users!("WHERE email = $1"))
-            .bind(email)
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(user_from_row).transpose()
-    }
-
     /// Makes `plan`'s writes and opens `session` (with its first refresh token), in one
     /// transaction. `Ok(false)` when the account changed since it was read (locked, or for a
     /// link no longer confirmed): nothing is written. The conditional update of the account row
