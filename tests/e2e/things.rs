@@ -432,7 +432,6 @@ async fn a_thing_without_a_description_has_no_description_field() {
     assert!(created.get("description").is_none(), "{created}");
 }
 
-/// PATCHes `path` as `owner` with a JSON Merge Patch under `If-Match: "v1"`.
 /// The path of a thing alice creates named "lamp", described "red".
 async fn red_lamp_path(app: &TestApp) -> String {
     let created = app
@@ -447,6 +446,7 @@ async fn red_lamp_path(app: &TestApp) -> String {
     created.headers()["location"].to_str().unwrap().to_owned()
 }
 
+/// PATCHes `path` as alice with a JSON Merge Patch under `If-Match: "v1"`.
 async fn merge_patch(app: &TestApp, path: &str, patch: Value) -> reqwest::Response {
     conditional(app, Method::PATCH, path, Some("\"v1\""))
         .header("content-type", "application/merge-patch+json")

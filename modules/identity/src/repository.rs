@@ -9,7 +9,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 /// One account per mailbox: `identity_users.email` is unique.
-pub(crate) const UNIQUE_EMAIL: crud::UniqueField = crud::UniqueField {
+const UNIQUE_EMAIL: crud::UniqueField = crud::UniqueField {
     constraint: "identity_users_email_key",
     columns: "identity_users.email",
     field: "email",
@@ -202,22 +202,7 @@ impl IdentityRepository {
         confirmation: &OneTimeTokenRecord,
     ) -> AppResult<()> {
         let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "INSERT INTO identity_users (id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&user.id)
-        .bind(&user.email)
-        .bind(&user.display_name)
-        .bind(&user.password_hash)
-        .bind(user.roles.join(","))
-        .bind(user.email_confirmed_at_ms)
-        .bind(user.locked_at_ms)
-        .bind(user.created_at_ms)
-        .execute(&mut *tx)
-        .await
-        // The unique index is the arbiter, so two concurrent registrations cannot both win.
-        .map_err(|error| crud::database_error(error, &[UNIQUE_EMAIL]))?;
+        insert_user_row(&mut tx, user).await?;
         insert_one_time_token(&mut tx, confirmation).await?;
         tx.commit().await?;
         Ok(())
@@ -699,6 +684,27 @@ pub(crate) fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
         created_at_ms: row.try_get("created_at_ms")?,
         password_changed_at_ms: row.try_get("password_changed_at_ms")?,
     })
+}
+
+/// Writes a new account's row; a taken email is a 409 naming `email`. The unique index is the
+/// arbiter, so two concurrent registrations (by password or by provider) cannot both win.
+pub(crate) async fn insert_user_row(tx: &mut Transaction, user: &UserRecord) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO identity_users (id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&user.id)
+    .bind(&user.email)
+    .bind(&user.display_name)
+    .bind(&user.password_hash)
+    .bind(user.roles.join(","))
+    .bind(user.email_confirmed_at_ms)
+    .bind(user.locked_at_ms)
+    .bind(user.created_at_ms)
+    .execute(&mut **tx)
+    .await
+    .map_err(|error| crud::database_error(error, &[UNIQUE_EMAIL]))?;
+    Ok(())
 }
 
 fn session_from_row(row: &AnyRow) -> AppResult<SessionRecord> {

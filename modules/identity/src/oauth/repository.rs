@@ -8,7 +8,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use crate::repository::{
-    SessionRecord, UNIQUE_EMAIL, UserRecord, insert_session, select_users, user_from_row,
+    SessionRecord, UserRecord, insert_session, insert_user_row, select_users, user_from_row,
 };
 
 /// One identity per provider account: `(provider, subject)` is unique. (Only its detection is
@@ -63,6 +63,17 @@ pub enum Unlinked {
     NoSuchIdentity,
     /// The account has no password and no other identity: it would have no way to sign in.
     LastWayToSignIn,
+}
+
+/// The identity columns [`identity_from_row`] reads, then `$tail` (static text, as sqlx takes).
+macro_rules! select_identities {
+    ($tail:literal) => {
+        concat!(
+            "SELECT id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms \
+             FROM identity_linked_identities ",
+            $tail
+        )
+    };
 }
 
 #[derive(Debug, Clone)]
@@ -138,23 +149,19 @@ impl OAuthRepository {
         provider: &str,
         subject: &str,
     ) -> AppResult<Option<IdentityRecord>> {
-        let row = sqlx::query(
-            "SELECT id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms
-             FROM identity_linked_identities WHERE provider = $1 AND subject = $2",
-        )
-        .bind(provider)
-        .bind(subject)
-        .fetch_optional(self.pool())
-        .await?;
+        let row = sqlx::query(select_identities!("WHERE provider = $1 AND subject = $2"))
+            .bind(provider)
+            .bind(subject)
+            .fetch_optional(self.pool())
+            .await?;
         row.as_ref().map(identity_from_row).transpose()
     }
 
     /// The identities linked to an account, oldest first.
     pub async fn identities_of(&self, user_id: &str) -> AppResult<Vec<IdentityRecord>> {
-        let rows = sqlx::query(
-            "SELECT id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms
-             FROM identity_linked_identities WHERE user_id = $1 ORDER BY linked_at_ms, id",
-        )
+        let rows = sqlx::query(select_identities!(
+            "WHERE user_id = $1 ORDER BY linked_at_ms, id"
+        ))
         .bind(user_id)
         .fetch_all(self.pool())
         .await?;
@@ -209,21 +216,14 @@ impl OAuthRepository {
                 insert_identity(&mut tx, identity).await?;
             }
             SignInPlan::Create { user, identity } => {
-                sqlx::query(
-                    "INSERT INTO identity_users (id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms, last_login_at_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $7)",
-                )
-                .bind(&user.id)
-                .bind(&user.email)
-                .bind(&user.display_name)
-                .bind(&user.password_hash)
-                .bind(user.roles.join(","))
-                .bind(user.email_confirmed_at_ms)
-                .bind(user.created_at_ms)
-                .execute(&mut *tx)
-                .await
-                // Registered (by password or another provider) since it was looked up.
-                .map_err(|error| crud::database_error(error, &[UNIQUE_EMAIL]))?;
+                // A taken email: registered (by password or another provider) since it was
+                // looked up.
+                insert_user_row(&mut tx, user).await?;
+                sqlx::query("UPDATE identity_users SET last_login_at_ms = $1 WHERE id = $2")
+                    .bind(now)
+                    .bind(&user.id)
+                    .execute(&mut *tx)
+                    .await?;
                 insert_identity(&mut tx, identity).await?;
             }
         }
