@@ -1,11 +1,11 @@
 //! Liveness and readiness probes for orchestrators and load balancers.
 
 use infra::Database;
+use infra::redis::{Redis, RedisState};
 use kernel::Problem;
 use poem::http::StatusCode;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi, Tags};
-use redis::aio::ConnectionManager;
 
 #[derive(Tags)]
 enum ApiTags {
@@ -16,7 +16,7 @@ enum ApiTags {
 /// What the probes check.
 pub struct HealthApi {
     pub database: Database,
-    pub redis: Option<ConnectionManager>,
+    pub redis: Option<Redis>,
 }
 
 /// The state of the service and its dependencies.
@@ -27,9 +27,14 @@ pub struct HealthReport {
     pub status: String,
     /// The database: `ok`.
     pub database: String,
-    /// Redis: `ok`; `unavailable` (idempotency fails open, rate limits count per instance,
-    /// until it answers again); or `not configured` when the service runs on in-process stores.
+    /// Redis: `ok`; `cluster failing` (a Redis Cluster answers but some slot has no serving
+    /// master, as during a failover: keys there fail open until it heals); `unavailable`
+    /// (idempotency fails open, rate limits count per instance, until it answers again); or
+    /// `not configured` when the service runs on in-process stores.
     pub redis: String,
+    /// How Redis is deployed: `node` or `cluster`; absent without Redis.
+    #[oai(skip_serializing_if_is_none)]
+    pub redis_topology: Option<String>,
 }
 
 #[derive(ApiResponse)]
@@ -63,6 +68,7 @@ impl HealthApi {
             status: "ok".into(),
             database: "unchecked".into(),
             redis: "unchecked".into(),
+            redis_topology: None,
         }))
     }
 
@@ -79,8 +85,9 @@ impl HealthApi {
             return not_ready("database");
         }
         let redis = match &self.redis {
-            Some(connection) => match infra::redis::ping(connection).await {
-                Ok(()) => "ok",
+            Some(redis) => match redis.state().await {
+                Ok(RedisState::Ok) => "ok",
+                Ok(RedisState::ClusterFailing) => "cluster failing",
                 Err(err) => {
                     tracing::debug!(error = %err, "readiness: redis did not answer");
                     "unavailable"
@@ -88,15 +95,24 @@ impl HealthApi {
             },
             None => "not configured",
         };
-        ReadyResponse::Ready(Json(HealthReport {
-            status: if redis == "unavailable" {
-                "degraded"
+        let topology = self.redis.as_ref().map(|redis| {
+            if redis.is_cluster() {
+                "cluster"
             } else {
+                "node"
+            }
+            .to_owned()
+        });
+        ReadyResponse::Ready(Json(HealthReport {
+            status: if matches!(redis, "ok" | "not configured") {
                 "ok"
+            } else {
+                "degraded"
             }
             .into(),
             database: "ok".into(),
             redis: redis.into(),
+            redis_topology: topology,
         }))
     }
 }

@@ -75,29 +75,43 @@ impl Application {
             .context("database.url")?;
         let mut background = Vec::new();
         let mut redis_answered = false;
-        let redis = match settings.redis.url() {
-            Some(url) => {
-                let (connection, at_startup) = infra::redis::connect(url).await.context(
-                    "redis.url: not a usable Redis (a malformed URL, or credentials Redis refused)",
-                )?;
+        let idempotency_settings: IdempotencySettings = settings.section("idempotency")?;
+        idempotency_settings
+            .validate()
+            .map_err(|(key, reason)| SettingsError::invalid(key, reason))?;
+        if settings.redis.is_configured()
+            && settings.redis.response_timeout > idempotency_settings.lock_wait
+        {
+            // A duplicate waits `lock_wait` for the original; a Redis answer slower than that
+            // would hold a request longer than the contract says.
+            return Err(SettingsError::invalid(
+                "redis.response_timeout",
+                "must not exceed idempotency.lock_wait",
+            )
+            .into());
+        }
+        let redis = match infra::redis::connect_from_settings(&settings.redis).await? {
+            Some((redis, at_startup)) => {
+                let key = settings.redis.key_name();
                 if let AtStartup::Unavailable(err) = at_startup {
-                    // Tolerated: serving degraded beats not serving. The manager connects on
+                    // Tolerated: serving degraded beats not serving. The handle connects on
                     // first use; the background pings make sure that happens promptly.
                     tracing::warn!(
                         error = %err,
-                        "redis.url: Redis did not answer at start-up; serving with idempotency \
+                        "{key}: Redis did not answer at start-up; serving with idempotency \
                          failing open and rate limits counted in process until it does"
                     );
-                    background.push(infra::redis::connect_in_background(connection.clone()));
+                    background.push(redis.connect_in_background());
                 } else {
                     redis_answered = true;
                 }
-                Some(connection)
+                Some(redis)
             }
             None => {
                 // The one start-up warning for every in-process fallback.
                 tracing::warn!(
-                    "redis.url is not set: idempotency records and rate limits stay in this process, \
+                    "Redis is not configured (redis.url, redis.cluster_nodes): idempotency records and \
+                     rate limits stay in this process, \
                      so duplicates reaching different instances are neither excluded nor replayed, \
                      and limits count per instance"
                 );
@@ -105,15 +119,13 @@ impl Application {
             }
         };
         let tokens = Arc::new(token_keys(&settings.auth)?);
-        let revocations = match (&redis, settings.redis.url()) {
-            (Some(connection), Some(url)) => Revocations::with_redis(
-                url,
-                connection.clone(),
+        let revocations = match &redis {
+            Some(redis) => Revocations::with_redis(
+                redis.clone(),
                 &settings.redis.key_prefix,
                 settings.auth.access_token_ttl,
-            )
-            .context("redis.url")?,
-            _ => Revocations::in_process(settings.auth.access_token_ttl),
+            ),
+            None => Revocations::in_process(settings.auth.access_token_ttl),
         };
         background.extend(revocations.follow());
         // A new instance must not serve a token another instance revoked: read what is in force
@@ -134,10 +146,6 @@ impl Application {
         rate_limits.validate()?;
         let rate_limiter =
             RateLimiter::from_settings(&rate_limits, redis.as_ref(), &settings.redis.key_prefix);
-        let idempotency_settings: IdempotencySettings = settings.section("idempotency")?;
-        idempotency_settings
-            .validate()
-            .map_err(|(key, reason)| SettingsError::invalid(key, reason))?;
         // Transactional operations commit their outcomes in the service's own database.
         database
             .migrate("idempotency", DURABLE_OUTCOMES_MIGRATIONS)
@@ -146,8 +154,8 @@ impl Application {
         background.push(durable.clone().sweep_periodically(OUTCOME_SWEEP_INTERVAL));
         let idempotency = Arc::new(
             match &redis {
-                Some(connection) => Idempotency::with_redis(
-                    connection.clone(),
+                Some(redis) => Idempotency::with_redis(
+                    redis.connection(),
                     &settings.redis.key_prefix,
                     idempotency_settings,
                 ),

@@ -1,16 +1,16 @@
 //! New notifications, pushed to the streams their recipients hold open.
 //!
 //! Without Redis a notification reaches the streams of the instance that made it. With Redis it
-//! is published on one channel that every instance subscribes to, so it reaches its recipient's
-//! streams wherever they are connected. A notification is stored before it is published, so a
+//! is published on one channel that every instance subscribes to (a sharded channel on a Redis
+//! Cluster), so it reaches its recipient's streams wherever they are connected. A notification is stored before it is published, so a
 //! stream that misses one (Redis down, a reconnection) loses nothing the list does not show.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use infra::redis::Redis;
 use poem_openapi::types::{ParseFromJSON, ToJSON};
-use redis::aio::ConnectionManager;
 use tokio::sync::broadcast;
 
 use crate::model::Notification;
@@ -51,33 +51,26 @@ pub struct NotificationFeed {
 }
 
 struct Shared {
-    /// For the subscription, which needs a connection of its own.
-    client: redis::Client,
-    /// The host's connection (`ModuleContext::redis`), for publishing.
-    publisher: ConnectionManager,
+    /// The host's Redis (`ModuleContext::redis`).
+    redis: Redis,
     channel: String,
     /// Whether this instance is subscribed right now.
     subscribed: tokio::sync::watch::Sender<bool>,
 }
 
 impl NotificationFeed {
-    /// A feed through the Redis at `redis_url`, published to over `publisher` (channel
-    /// `{key_prefix}notifications:new`), or in process without one.
-    pub fn new(redis: Option<(&str, ConnectionManager)>, key_prefix: &str) -> anyhow::Result<Self> {
+    /// A feed through `redis` (channel `{key_prefix}notifications:new`), or in process
+    /// without one.
+    pub fn new(redis: Option<Redis>, key_prefix: &str) -> Self {
         let (local, _) = broadcast::channel(BUFFER);
-        let shared = redis
-            .map(|(url, publisher)| -> anyhow::Result<Arc<Shared>> {
-                Ok(Arc::new(Shared {
-                    client: redis::Client::open(url)
-                        // The error's kind only: its text may repeat the URL and its password.
-                        .map_err(|err| anyhow::anyhow!("redis.url: {:?}", err.kind()))?,
-                    publisher,
-                    channel: format!("{key_prefix}notifications:new"),
-                    subscribed: tokio::sync::watch::Sender::new(false),
-                }))
+        let shared = redis.map(|redis| {
+            Arc::new(Shared {
+                redis,
+                channel: format!("{key_prefix}notifications:new"),
+                subscribed: tokio::sync::watch::Sender::new(false),
             })
-            .transpose()?;
-        Ok(Self { local, shared })
+        });
+        Self { local, shared }
     }
 
     /// The new notifications from now on, of every recipient. With Redis, waits up to `limit`
@@ -133,12 +126,9 @@ impl NotificationFeed {
 impl Shared {
     /// Bounded: a Redis that does not answer costs a send one second, not a hung request.
     async fn publish(&self, message: &str) -> redis::RedisResult<()> {
-        let mut connection = self.publisher.clone();
-        let mut command = redis::cmd("PUBLISH");
-        command.arg(&self.channel).arg(message);
-        let publish = command.query_async::<i64>(&mut connection);
+        let publish = self.redis.publish(&self.channel, message.as_bytes());
         match tokio::time::timeout(Duration::from_secs(1), publish).await {
-            Ok(result) => result.map(|_| ()),
+            Ok(result) => result,
             Err(_) => Err(std::io::Error::from(std::io::ErrorKind::TimedOut).into()),
         }
     }
@@ -148,15 +138,13 @@ impl Shared {
         &self,
         local: &broadcast::Sender<Arc<FeedItem>>,
     ) -> redis::RedisResult<()> {
-        let mut pubsub = self.client.get_async_pubsub().await?;
-        pubsub.subscribe(&self.channel).await?;
+        let mut messages = self.redis.subscribe(&self.channel).await?;
         self.subscribed.send_replace(true);
-        let mut messages = pubsub.into_on_message();
-        while let Some(message) = messages.next().await {
-            let Ok(payload) = message.get_payload::<String>() else {
-                continue;
-            };
-            if let Some(item) = FeedItem::from_message(&payload) {
+        while let Some(payload) = messages.next().await {
+            let item = std::str::from_utf8(&payload)
+                .ok()
+                .and_then(FeedItem::from_message);
+            if let Some(item) = item {
                 let _ = local.send(Arc::new(item));
             }
         }

@@ -91,8 +91,8 @@ impl Module for NotificationsModule {
 
     fn api(context: &ModuleContext, settings: NotificationsSettings) -> anyhow::Result<Self::Api> {
         let repository = repository::NotificationRepository::new(context.database.clone());
-        let redis = context.settings.redis.url().zip(context.redis.clone());
-        let feed = feed::NotificationFeed::new(redis, &context.settings.redis.key_prefix)?;
+        let feed =
+            feed::NotificationFeed::new(context.redis.clone(), &context.settings.redis.key_prefix);
         if let Some(follow) = feed.follow() {
             context.background.spawn(follow);
         }

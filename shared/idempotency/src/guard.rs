@@ -94,7 +94,7 @@ impl Idempotency {
 
     /// A layer whose records live in Redis, shared by every instance.
     pub fn with_redis(
-        connection: redis::aio::ConnectionManager,
+        connection: redis_topology::RedisConnection,
         key_prefix: &str,
         settings: IdempotencySettings,
     ) -> Self {

@@ -14,8 +14,8 @@ use kernel::AppResult;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::redis::Redis;
 use kernel::AccessTokenKeys;
-use redis::aio::ConnectionManager;
 use serde::de::DeserializeOwned;
 
 use crate::database::{Database, Migration};
@@ -29,8 +29,9 @@ use crate::settings::{Settings, SettingsError};
 pub struct ModuleContext {
     pub settings: Settings,
     pub database: Database,
-    /// Present when `redis.url` is set.
-    pub redis: Option<ConnectionManager>,
+    /// Present when Redis is configured (`redis.url` or `redis.cluster_nodes`): commands,
+    /// scripts and pub/sub, on a single node or a cluster alike.
+    pub redis: Option<Redis>,
     pub tokens: Arc<AccessTokenKeys>,
     /// Outgoing mail: SMTP when `mail.smtp_url` is set, else the development log mailer.
     pub mailer: Arc<dyn Mailer>,

@@ -34,7 +34,7 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::time::Duration;
 
 use redis::Script;
-use redis::aio::ConnectionManager;
+use redis_topology::{Redis, RedisConnection};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
@@ -97,7 +97,7 @@ pub enum RateLimiter {
 
 /// The Redis backend, with the in-process limiter it falls back to.
 pub struct RedisLimiter {
-    connection: ConnectionManager,
+    connection: RedisConnection,
     key_prefix: String,
     fallback: MemoryLimiter,
     outage: OutageLog,
@@ -131,9 +131,9 @@ impl RateLimiter {
 
     /// A limiter shared through Redis, counting in process while Redis fails. `key_prefix` is
     /// `redis.key_prefix`.
-    pub fn redis(connection: ConnectionManager, key_prefix: impl Into<String>) -> Self {
+    pub fn redis(connection: impl Into<RedisConnection>, key_prefix: impl Into<String>) -> Self {
         Self::Redis(Arc::new(RedisLimiter {
-            connection,
+            connection: connection.into(),
             key_prefix: key_prefix.into(),
             fallback: MemoryLimiter::new(DEFAULT_MEMORY_CAPACITY),
             outage: OutageLog::new("rate limiter's Redis", "limits are counted per instance"),
@@ -152,12 +152,12 @@ impl RateLimiter {
     /// else in process (which only limits per instance).
     pub fn from_settings(
         settings: &RateLimitSettings,
-        redis: Option<&ConnectionManager>,
+        redis: Option<&Redis>,
         key_prefix: &str,
     ) -> Self {
         match (settings.enabled, redis) {
             (false, _) => Self::disabled(),
-            (true, Some(connection)) => Self::redis(connection.clone(), key_prefix),
+            (true, Some(redis)) => Self::redis(redis.connection(), key_prefix),
             (true, None) => Self::memory(DEFAULT_MEMORY_CAPACITY),
         }
     }
@@ -273,12 +273,12 @@ return {count, ttl}
 });
 
 async fn redis_hit(
-    connection: &ConnectionManager,
+    connection: &RedisConnection,
     key: &str,
     window: Duration,
 ) -> Result<(u64, Duration), redis::RedisError> {
-    // A clone shares the multiplexed connection; the manager's response timeout (set where it
-    // is built, `crate::redis::connect`) bounds how long a silent Redis can hold the request.
+    // A clone shares the multiplexed connection; its response timeout (`redis.response_timeout`)
+    // bounds how long a silent Redis can hold the request.
     let mut connection = connection.clone();
     let (count, ttl_ms): (u64, u64) = HIT
         .key(key)
@@ -793,10 +793,10 @@ mod tests {
     }
 
     /// Connects to the test Redis, failing the test (never skipping it) when there is none.
-    async fn connect() -> ConnectionManager {
+    async fn connect() -> RedisConnection {
         let url = redis_url();
         match tokio::time::timeout(Duration::from_secs(10), crate::redis::connect(&url)).await {
-            Ok(Ok((connection, crate::redis::AtStartup::Available))) => connection,
+            Ok(Ok((redis, crate::redis::AtStartup::Available))) => redis.connection(),
             Ok(Ok((_, crate::redis::AtStartup::Unavailable(err))) | Err(err)) => panic!(
                 "the Redis rate limiter tests need a Redis server at {url} (set REDIS_URL to use \
                  another one): {err}"

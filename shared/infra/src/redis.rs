@@ -1,97 +1,70 @@
-//! The optional shared Redis connection.
+//! The optional shared Redis, from the `[redis]` settings.
 //!
-//! One [`ConnectionManager`] serves the whole process: it multiplexes requests over a single
-//! connection, is cheap to clone, and reconnects by itself after Redis comes back, which is what
-//! lets the idempotency layer fail open during an outage and resume without a restart.
-//!
-//! Redis is a dependency the service tolerates losing, at start-up too: [`connect`] refuses a
-//! configuration that can never work (a malformed URL, a wrong password), but a Redis that merely
-//! does not answer yet gives a manager that connects on first use, so the process starts, serves
-//! degraded, and switches to Redis as soon as it answers.
+//! The handle itself ([`Redis`]: a single node or a cluster, commands, scripts, pub/sub,
+//! readiness) lives in the `redis-topology` crate, which the idempotency store also uses; this
+//! module turns settings into its options and connects, naming the setting at fault in every
+//! error without ever printing a URL (which may carry a password).
 
-use std::time::Duration;
+use anyhow::Context as _;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{Client, RedisError};
+pub use redis_topology::{
+    AtStartup, Messages, Redis, RedisConnection, RedisOptions, RedisState, Topology,
+    is_unavailability,
+};
 
-/// What [`connect`] found.
-#[derive(Debug)]
-pub enum AtStartup {
-    /// Redis answered.
-    Available,
-    /// Redis did not answer (refused, timed out, unreachable); the manager will connect when it
-    /// does.
-    Unavailable(RedisError),
-}
+use crate::settings::{RedisSettings, SettingsError};
 
-/// Connects to `url`. A malformed URL, or a Redis that answers but refuses the credentials, is an
-/// error: it would never work. A Redis that does not answer is not: the manager is returned
-/// anyway, with [`AtStartup::Unavailable`], and connects on first use.
-pub async fn connect(url: &str) -> Result<(ConnectionManager, AtStartup), RedisError> {
-    let client = Client::open(url)?;
-    let attempt = async {
-        let mut manager = ConnectionManager::new_with_config(client.clone(), config()).await?;
-        // Credentials are only checked by the first command when the URL carries none.
-        redis::cmd("PING")
-            .query_async::<String>(&mut manager)
-            .await?;
-        Ok::<_, RedisError>(manager)
+/// The options `settings` describe, or `None` when Redis is not configured.
+pub fn options_from_settings(
+    settings: &RedisSettings,
+) -> Result<Option<RedisOptions>, SettingsError> {
+    let topology = match (settings.url(), settings.cluster_nodes()) {
+        (None, nodes) if nodes.is_empty() => return Ok(None),
+        (Some(url), _) => Topology::Node(url.to_owned()),
+        (None, nodes) => Topology::Cluster(nodes.into_iter().map(str::to_owned).collect()),
     };
-    match attempt.await {
-        Ok(manager) => Ok((manager, AtStartup::Available)),
-        Err(err) if is_unavailability(&err) => {
-            let manager = ConnectionManager::new_lazy_with_config(client, config())?;
-            Ok((manager, AtStartup::Unavailable(err)))
-        }
-        Err(err) => Err(err),
-    }
+    let non_empty = |value: &str| {
+        let value = value.trim();
+        (!value.is_empty()).then(|| value.to_owned())
+    };
+    let tls_root_certificates = match non_empty(&settings.tls_ca_file) {
+        Some(path) => Some(std::fs::read(&path).map_err(|err| {
+            SettingsError::invalid("redis.tls_ca_file", format!("cannot read `{path}`: {err}"))
+        })?),
+        None => None,
+    };
+    Ok(Some(RedisOptions {
+        topology,
+        username: non_empty(&settings.username),
+        password: non_empty(settings.password.expose()),
+        tls_root_certificates,
+        connect_timeout: settings.connect_timeout,
+        response_timeout: settings.response_timeout,
+    }))
 }
 
-/// Bounded waits: a Redis that stops answering must cost a request milliseconds, not minutes.
-fn config() -> ConnectionManagerConfig {
-    ConnectionManagerConfig::new()
-        .set_connection_timeout(Some(Duration::from_millis(500)))
-        .set_response_timeout(Some(Duration::from_secs(1)))
-        .set_number_of_retries(1)
+/// Connects as `settings` say (`None` when Redis is not configured). Only a configuration that
+/// can never work is an error, naming `redis.url` or `redis.cluster_nodes`; a Redis that does
+/// not answer yet is [`AtStartup::Unavailable`].
+pub async fn connect_from_settings(
+    settings: &RedisSettings,
+) -> anyhow::Result<Option<(Redis, AtStartup)>> {
+    let Some(options) = options_from_settings(settings)? else {
+        return Ok(None);
+    };
+    let key = settings.key_name();
+    let connected = Redis::connect(options).await.map_err(|err| {
+        // The error's kind and detail only: redis errors may quote the URL they were given.
+        anyhow::anyhow!("{:?}: {}", err.kind(), err.detail().unwrap_or("no detail"))
+    });
+    connected
+        .with_context(|| {
+            format!("{key}: not a usable Redis (a malformed URL, or credentials Redis refused)")
+        })
+        .map(Some)
 }
 
-/// Whether `err` says "Redis is not there (yet)" rather than "this can never work".
-pub fn is_unavailability(err: &RedisError) -> bool {
-    err.is_io_error()
-        || err.is_timeout()
-        || err.is_connection_refusal()
-        || err.is_connection_dropped()
-}
-
-/// Answers whether Redis takes a PING.
-pub async fn ping(connection: &ConnectionManager) -> Result<(), RedisError> {
-    let mut connection = connection.clone();
-    redis::cmd("PING")
-        .query_async::<String>(&mut connection)
-        .await
-        .map(|_| ())
-}
-
-/// Pings `connection` with backoff (250 ms doubling to 5 s) until Redis answers, then logs that
-/// it did. Started when Redis was unavailable at start-up, so that the connection is made as soon
-/// as Redis is back even when no request comes to trigger it.
-pub fn connect_in_background(connection: ConnectionManager) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut pause = Duration::from_millis(250);
-        loop {
-            match ping(&connection).await {
-                Ok(()) => {
-                    tracing::info!("Redis answered: records and limits are shared again");
-                    return;
-                }
-                Err(err) if !is_unavailability(&err) => {
-                    // It answered, with an error: keep trying, but say so, once per attempt.
-                    tracing::error!(error = %err, "Redis answered with an error; retrying");
-                }
-                Err(_) => {}
-            }
-            tokio::time::sleep(pause).await;
-            pause = (pause * 2).min(Duration::from_secs(5));
-        }
-    })
+/// A single node at `url` with the default timeouts (for tests and tools).
+pub async fn connect(url: &str) -> Result<(Redis, AtStartup), redis::RedisError> {
+    Redis::connect(RedisOptions::node(url)).await
 }

@@ -8,7 +8,9 @@
 //!   its tokens are refused) that an instance reads whenever it (re)subscribes, so one that
 //!   starts, or reconnects after an outage, knows every revocation still in force;
 //! - a pub/sub message on the channel of the same name, which subscribed instances apply as it
-//!   arrives (one Redis hop, well under the one-second target).
+//!   arrives (one Redis hop, well under the one-second target). On a cluster the channel is
+//!   sharded (`SPUBLISH`/`SSUBSCRIBE`): it lives on the set's shard, and the set, the message
+//!   and the expiry go in one transaction there.
 //!
 //! Requests never touch Redis for this: the set is in memory, and this module only feeds it.
 //!
@@ -27,7 +29,7 @@ use futures_util::StreamExt as _;
 use kernel::RevokedSessions;
 use kernel::outage::OutageLog;
 use kernel::revocation::unix_now_ms;
-use redis::aio::ConnectionManager;
+use redis_topology::Redis;
 use tokio::sync::watch;
 
 /// How long a revocation outlives the access-token lifetime: the verifier's clock leeway plus
@@ -52,8 +54,7 @@ struct Inner {
 
 /// The Redis side.
 struct Shared {
-    client: redis::Client,
-    connection: ConnectionManager,
+    redis: Redis,
     /// The sorted set's key and the channel's name (one string: they name one thing).
     key: String,
     /// A revocation Redis did not take: share everything again on the next tick.
@@ -84,21 +85,15 @@ impl Revocations {
         }
     }
 
-    /// Revocations shared through the Redis at `url` (for the subscription) and `connection`
-    /// (for commands). Call [`Self::follow`] to start receiving other instances' revocations.
-    pub fn with_redis(
-        url: &str,
-        connection: ConnectionManager,
-        key_prefix: &str,
-        access_token_ttl: Duration,
-    ) -> redis::RedisResult<Self> {
-        Ok(Self {
+    /// Revocations shared through `redis`. Call [`Self::follow`] to start receiving other
+    /// instances' revocations.
+    pub fn with_redis(redis: Redis, key_prefix: &str, access_token_ttl: Duration) -> Self {
+        Self {
             inner: Arc::new(Inner {
                 revoked: Arc::default(),
                 keep_for: access_token_ttl + MARGIN,
                 shared: Some(Shared {
-                    client: redis::Client::open(url)?,
-                    connection,
+                    redis,
                     key: format!("{key_prefix}revoked-sessions"),
                     unshared: AtomicBool::new(false),
                     synced: watch::channel(false).0,
@@ -108,7 +103,7 @@ impl Revocations {
                     ),
                 }),
             }),
-        })
+        }
     }
 
     /// The set the authentication step reads.
@@ -175,16 +170,10 @@ impl Inner {
 
     /// One subscription, until its connection ends (`Ok`) or fails to start (`Err`).
     async fn follow_once(&self, shared: &Shared) -> redis::RedisResult<()> {
-        let mut pubsub =
-            tokio::time::timeout(Duration::from_secs(2), shared.client.get_async_pubsub())
-                .await
-                .map_err(|_| {
-                    redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut))
-                })??;
         // Subscribe before reading the set: a revocation made in between is then in one or the
-        // other (or both), never in neither.
-        pubsub.subscribe(&shared.key).await?;
-        let mut connection = shared.connection.clone();
+        // other (or both), never in neither. (Bounded: `Redis::subscribe` times out.)
+        let mut messages = shared.redis.subscribe(&shared.key).await?;
+        let mut connection = shared.redis.connection();
         let in_force: Vec<(String, f64)> = redis::cmd("ZRANGE")
             .arg(&shared.key)
             .arg(unix_now_ms())
@@ -202,14 +191,12 @@ impl Inner {
         shared.outage.succeeded();
         shared.synced.send_replace(true);
 
-        let mut messages = pubsub.into_on_message();
         let mut tick = tokio::time::interval(RETRY_INTERVAL);
         loop {
             tokio::select! {
                 message = messages.next() => {
-                    let Some(message) = message else { return Ok(()) };
-                    let Ok(payload) = message.get_payload::<String>() else { continue };
-                    match serde_json::from_str::<Vec<(String, u64)>>(&payload) {
+                    let Some(payload) = message else { return Ok(()) };
+                    match serde_json::from_slice::<Vec<(String, u64)>>(&payload) {
                         Ok(entries) => {
                             for (id, until) in entries {
                                 self.revoked.insert(&id, until);
@@ -257,11 +244,13 @@ impl Shared {
             .arg(&self.key)
             .arg(millis(keep_for))
             .ignore()
-            .cmd("PUBLISH")
+            // SPUBLISH on a cluster: the channel shares the set's name, so its slot too, which
+            // a transaction there needs.
+            .cmd(self.redis.publish_command())
             .arg(&self.key)
             .arg(payload)
             .ignore();
-        let mut connection = self.connection.clone();
+        let mut connection = self.redis.connection();
         match pipe.query_async::<()>(&mut connection).await {
             Ok(()) => {
                 self.outage.succeeded();

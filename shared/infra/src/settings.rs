@@ -146,19 +146,108 @@ pub struct DatabaseSettings {
     pub max_connections: u32,
 }
 
-/// `[redis]`
+/// `[redis]`: where Redis is — one node (`url`) or a cluster (`cluster_nodes`), never both —
+/// and how to reach it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RedisSettings {
+    /// One node: `redis://`, `rediss://` (TLS) or `unix:`. Empty: no Redis.
     pub url: Secret,
+    /// A Redis Cluster's seed nodes (any of its nodes; the rest are discovered). From the
+    /// environment, comma-separated.
+    pub cluster_nodes: Vec<Secret>,
+    /// An ACL user for every node; empty keeps the URLs' (or `default`).
+    pub username: String,
+    /// The password for every node, overriding the URLs'; empty keeps theirs.
+    pub password: Secret,
+    /// A PEM file of certificates to trust for `rediss://` besides the public roots (a private
+    /// CA). Empty: the public roots only.
+    pub tls_ca_file: String,
+    /// How long connecting to one node may take.
+    #[serde(with = "humantime_serde")]
+    pub connect_timeout: Duration,
+    /// How long a command may wait for its answer (redirections and retries included): the
+    /// most a hung node can add to a request. At most `idempotency.lock_wait`.
+    #[serde(with = "humantime_serde")]
+    pub response_timeout: Duration,
     pub key_prefix: String,
 }
 
 impl RedisSettings {
-    /// The URL, or `None` when Redis is not configured.
+    /// The single node's URL, or `None` when none is set.
     pub fn url(&self) -> Option<&str> {
         let url = self.url.expose().trim();
         (!url.is_empty()).then_some(url)
+    }
+
+    /// The cluster's seed nodes (blank entries dropped); empty when no cluster is set.
+    pub fn cluster_nodes(&self) -> Vec<&str> {
+        self.cluster_nodes
+            .iter()
+            .map(|node| node.expose().trim())
+            .filter(|node| !node.is_empty())
+            .collect()
+    }
+
+    /// Whether Redis is configured at all.
+    pub fn is_configured(&self) -> bool {
+        self.url().is_some() || !self.cluster_nodes().is_empty()
+    }
+
+    /// The setting to name in messages about the configured Redis.
+    pub fn key_name(&self) -> &'static str {
+        if self.url().is_some() {
+            "redis.url"
+        } else {
+            "redis.cluster_nodes"
+        }
+    }
+
+    fn validate(&self) -> Result<(), SettingsError> {
+        let nodes = self.cluster_nodes();
+        if self.url().is_some() && !nodes.is_empty() {
+            return Err(SettingsError::invalid(
+                "redis.url",
+                "and redis.cluster_nodes are both set: set redis.url for a single node, or \
+                 redis.cluster_nodes for a cluster",
+            ));
+        }
+        if let Some(url) = self.url()
+            && !["redis://", "rediss://", "unix:"]
+                .iter()
+                .any(|scheme| url.starts_with(scheme))
+        {
+            return Err(SettingsError::invalid(
+                "redis.url",
+                "must start with redis://, rediss:// or unix:",
+            ));
+        }
+        if nodes
+            .iter()
+            .any(|node| !(node.starts_with("redis://") || node.starts_with("rediss://")))
+        {
+            return Err(SettingsError::invalid(
+                "redis.cluster_nodes",
+                "every node must start with redis:// or rediss://",
+            ));
+        }
+        if nodes.iter().any(|node| node.starts_with("rediss://"))
+            && nodes.iter().any(|node| node.starts_with("redis://"))
+        {
+            return Err(SettingsError::invalid(
+                "redis.cluster_nodes",
+                "mixes redis:// and rediss://: a cluster is reached with TLS or without it",
+            ));
+        }
+        for (key, value) in [
+            ("redis.connect_timeout", self.connect_timeout),
+            ("redis.response_timeout", self.response_timeout),
+        ] {
+            if value.is_zero() {
+                return Err(SettingsError::invalid(key, "must be greater than 0"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -225,7 +314,11 @@ pub struct AuthSettings {
 pub const DEVELOPMENT_JWT_SECRET: &str = "development-only-secret-change-me-0123456789";
 
 /// Settings that hold lists; from environment variables and overrides they are comma-separated.
-const LIST_KEYS: &[&str] = &["server.cors.allowed_origins", "server.trusted_proxies"];
+const LIST_KEYS: &[&str] = &[
+    "server.cors.allowed_origins",
+    "server.trusted_proxies",
+    "redis.cluster_nodes",
+];
 
 /// The settings tree. Sections owned by other crates (the idempotency layer, each module) are
 /// read from [`Settings::section`] by their owners, so this crate does not depend on them.
@@ -371,16 +464,7 @@ impl Settings {
                 "must be greater than 0",
             ));
         }
-        if let Some(url) = self.redis.url()
-            && !["redis://", "rediss://", "unix:"]
-                .iter()
-                .any(|scheme| url.starts_with(scheme))
-        {
-            return Err(SettingsError::invalid(
-                "redis.url",
-                "must start with redis://, rediss:// or unix:",
-            ));
-        }
+        self.redis.validate()?;
         if let Some(endpoint) = self.telemetry.otlp_endpoint()
             && !(endpoint.starts_with("http://") || endpoint.starts_with("https://"))
         {

@@ -133,7 +133,8 @@ async fn an_execution_whose_client_left_is_stored_before_shutdown_ends_and_repla
             .setting("redis.key_prefix", &namespace)
             // A retry that finds the key still claimed answers 409 almost at once, so the replay
             // below proves the record was stored before shutdown returned.
-            .setting("idempotency.lock_wait", "10ms")
+            .setting("idempotency.lock_wait", "50ms")
+            .setting("redis.response_timeout", "50ms")
     };
     let (old, executions) = spawn(instance()).await;
     send_and_vanish(&old, Vanish::ResetHttp2Stream, "k").await;

@@ -46,8 +46,12 @@ async fn a_duplicate_that_arrives_while_the_first_runs_waits_and_gets_its_respon
 
 #[tokio::test]
 async fn a_duplicate_still_waiting_at_the_end_of_lock_wait_gets_a_409_with_retry_after() {
-    let (app, executions) =
-        spawn(TestApp::builder().setting("idempotency.lock_wait", "150ms")).await;
+    let (app, executions) = spawn(
+        TestApp::builder()
+            .setting("idempotency.lock_wait", "150ms")
+            .setting("redis.response_timeout", "150ms"),
+    )
+    .await;
     let send = || {
         app.request(Method::POST, &format!("{COUNTED}?sleepMs=800"))
             .idempotency_key("k")
@@ -74,7 +78,9 @@ async fn a_handler_slower_than_the_lease_keeps_its_exclusion() {
         TestApp::builder()
             .redis(RedisChoice::Shared)
             .setting("idempotency.lock_ttl", "600ms")
-            .setting("idempotency.lock_wait", "100ms"),
+            .setting("idempotency.lock_wait", "100ms")
+            // A Redis answer may not take longer than a duplicate waits (checked at start-up).
+            .setting("redis.response_timeout", "100ms"),
     )
     .await;
     let send = || {
@@ -102,7 +108,9 @@ async fn a_crashed_claim_frees_its_key_after_the_lease_not_after_the_retention()
         TestApp::builder()
             .redis(RedisChoice::Shared)
             .setting("idempotency.lock_ttl", "1s")
-            .setting("idempotency.lock_wait", "50ms"),
+            .setting("idempotency.lock_wait", "50ms")
+            // A Redis answer may not take longer than a duplicate waits (checked at start-up).
+            .setting("redis.response_timeout", "50ms"),
     )
     .await;
     // An instance claims the key and dies: nobody completes or releases its claim.
@@ -142,7 +150,9 @@ async fn a_guard_that_lost_its_lease_does_not_overwrite_its_successors_record() 
         TestApp::builder()
             .redis(RedisChoice::Shared)
             .setting("idempotency.lock_ttl", "300ms")
-            .setting("idempotency.lock_wait", "50ms"),
+            .setting("idempotency.lock_wait", "50ms")
+            // A Redis answer may not take longer than a duplicate waits (checked at start-up).
+            .setting("redis.response_timeout", "50ms"),
     )
     .await;
     let send = || {

@@ -37,8 +37,8 @@ use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use bytes::Bytes;
-use redis::aio::ConnectionManager;
 use redis::{RedisError, Script, Value};
+use redis_topology::RedisConnection;
 
 use super::{Claim, LeaseToken, StoreError, StoredResponse};
 use crate::key::{Fingerprint, ScopeKey};
@@ -127,7 +127,7 @@ return 0
 /// operations counter.
 #[derive(Clone)]
 pub struct RedisStore {
-    conn: ConnectionManager,
+    conn: RedisConnection,
     key_prefix: Arc<str>,
     operations: Arc<AtomicU64>,
 }
@@ -135,9 +135,9 @@ pub struct RedisStore {
 impl RedisStore {
     /// A store keeping its records under `{key_prefix}idempotency:`. The prefix lets several
     /// services (or test runs) share one Redis without seeing each other's records.
-    pub fn new(conn: ConnectionManager, key_prefix: impl Into<String>) -> RedisStore {
+    pub fn new(conn: impl Into<RedisConnection>, key_prefix: impl Into<String>) -> RedisStore {
         RedisStore {
-            conn,
+            conn: conn.into(),
             key_prefix: key_prefix.into().into(),
             operations: Arc::new(AtomicU64::new(0)),
         }
@@ -159,7 +159,7 @@ impl RedisStore {
     ) -> Result<Claim, StoreError> {
         // Generated up front so that acquiring costs no second round trip; unused otherwise.
         let token = LeaseToken::generate();
-        // `ConnectionManager` is a handle onto one multiplexed connection: cloning it is how
+        // The connection is a handle onto multiplexed connections: cloning it is how
         // concurrent callers share that connection.
         let mut conn = self.conn.clone();
         let reply: Vec<Value> = CLAIM
