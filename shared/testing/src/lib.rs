@@ -2,7 +2,12 @@
 //! tests need and gives each test its own namespace in them, so tests run in parallel.
 //!
 //! - [`redis`]: a Redis URL from `REDIS_URL`, else 127.0.0.1:6379 if it answers, else a
-//!   `redis-server` from `PATH` started on a free port; and private servers a test may stop.
+//!   `redis-server` from `PATH` started on a free port; and private servers a test may stop,
+//!   plain, with a password, or serving TLS only (`rediss://`, a CA made for it).
+//! - [`redis_cluster`]: a real local Redis Cluster (three masters, three replicas): one shared
+//!   per test binary, or one of a test's own to stop nodes and fail over; roles, slots and
+//!   per-node command statistics.
+//! - [`tls`]: a CA and a server certificate it signs, made at test time.
 //! - [`database`]: a database per test: PostgreSQL when `TEST_DATABASE_URL` is set, else a
 //!   fresh SQLite file.
 //! - [`gate`]: the idempotency-intent gate, adopted by a suite in one line.
@@ -10,12 +15,18 @@
 //!
 //! Nothing here is skipped quietly: when a service cannot be found the test fails and says
 //! how to provide one.
+//!
+//! No server started here outlives the test process, even one held in a static (statics are
+//! never dropped): each has a watchdog that kills it when the process ends (`process`).
 
 pub mod database;
 pub mod fault;
 pub mod gate;
+mod process;
 pub mod redis;
+pub mod redis_cluster;
 pub mod smtp;
+pub mod tls;
 
 /// A short random identifier for per-test namespaces.
 pub fn unique_suffix() -> String {
