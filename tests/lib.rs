@@ -22,10 +22,28 @@ use tokio::task::JoinHandle;
 pub enum RedisChoice {
     /// No Redis: in-process stores.
     None,
-    /// The shared test Redis, under a key prefix of this test's own.
+    /// The shared test Redis, under a key prefix of this test's own: a single node, or the
+    /// shared local Redis Cluster when `TEST_REDIS=cluster` (see [`shared_redis_topology`]).
     Shared,
     /// A specific Redis (e.g. a private server the test stops and restarts).
     Url(String),
+    /// A specific Redis Cluster, by its seed nodes (e.g. one a test fails over).
+    Cluster(Vec<String>),
+}
+
+/// Where [`RedisChoice::Shared`] is: the shared single node, or with `TEST_REDIS=cluster` the
+/// local cluster this test binary starts once (three masters, three replicas), so that the
+/// suites written against the shared Redis run unchanged on a cluster.
+pub fn shared_redis_topology() -> infra::redis::Topology {
+    match std::env::var("TEST_REDIS").as_deref() {
+        Ok("cluster") => infra::redis::Topology::Cluster(
+            testing::redis_cluster::shared_redis_cluster().seed_urls(),
+        ),
+        Ok("node") | Ok("") | Err(_) => {
+            infra::redis::Topology::Node(testing::redis::shared_redis_url())
+        }
+        Ok(other) => panic!("TEST_REDIS is `{other}`: use `node` (the default) or `cluster`"),
+    }
 }
 
 /// Configures a service before starting it.
@@ -58,9 +76,14 @@ impl TestAppBuilder {
         self.spawn_with(()).await
     }
 
-    /// Tries to start the service and returns why it refused to (panics if it started).
+    /// Tries to start the service and returns why it refused to, whether its settings did not
+    /// load or building it failed (panics if it started).
     pub async fn start_up_error(self) -> String {
-        let (_database, _namespace, settings) = self.settings().await;
+        let (_database, _namespace, settings) = self.try_settings().await;
+        let settings = match settings {
+            Ok(settings) => settings,
+            Err(err) => return format!("{:#}", anyhow::Error::from(err)),
+        };
         match app::Application::build(settings).await {
             Ok(_) => panic!("the service started, but these settings must stop it"),
             Err(err) => format!("{err:#}"),
@@ -83,21 +106,44 @@ impl TestAppBuilder {
 
     /// The database, Redis namespace and settings this builder describes.
     async fn settings(self) -> (TestDatabase, String, Settings) {
+        let (database, namespace, settings) = self.try_settings().await;
+        (
+            database,
+            namespace,
+            settings.expect("test settings must load"),
+        )
+    }
+
+    /// [`Self::settings`], keeping the error of settings that do not load.
+    async fn try_settings(
+        self,
+    ) -> (
+        TestDatabase,
+        String,
+        Result<Settings, infra::settings::SettingsError>,
+    ) {
         let database = match self.database {
             Some(database) => database,
             None => TestDatabase::create().await,
         };
         let namespace = format!("test:{}:", testing::unique_suffix());
-        let redis_url = match &self.redis {
-            RedisChoice::None => String::new(),
-            RedisChoice::Shared => testing::redis::shared_redis_url(),
-            RedisChoice::Url(url) => url.clone(),
+        let topology = match &self.redis {
+            RedisChoice::None => None,
+            RedisChoice::Shared => Some(shared_redis_topology()),
+            RedisChoice::Url(url) => Some(infra::redis::Topology::Node(url.clone())),
+            RedisChoice::Cluster(nodes) => Some(infra::redis::Topology::Cluster(nodes.clone())),
+        };
+        let (redis_url, cluster_nodes) = match topology {
+            None => (String::new(), String::new()),
+            Some(infra::redis::Topology::Node(url)) => (url, String::new()),
+            Some(infra::redis::Topology::Cluster(nodes)) => (String::new(), nodes.join(",")),
         };
         let mut overrides: Vec<(String, String)> = vec![
             ("server.host".into(), "127.0.0.1".into()),
             ("server.port".into(), "0".into()),
             ("database.url".into(), database.url().to_owned()),
             ("redis.url".into(), redis_url),
+            ("redis.cluster_nodes".into(), cluster_nodes),
             ("redis.key_prefix".into(), namespace.clone()),
         ];
         overrides.extend(self.overrides);
@@ -105,8 +151,7 @@ impl TestAppBuilder {
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
-        let settings =
-            app::config::load_with(Environment::Test, &borrowed).expect("test settings must load");
+        let settings = app::config::load_with(Environment::Test, &borrowed);
         (database, namespace, settings)
     }
 
@@ -377,13 +422,23 @@ pub async fn assert_problem(response: reqwest::Response, status: StatusCode) -> 
     body
 }
 
-/// A connection to the shared test Redis, for tests that inspect or disturb it.
-pub async fn shared_redis() -> redis::aio::MultiplexedConnection {
-    redis::Client::open(testing::redis::shared_redis_url())
-        .expect("a Redis URL")
-        .get_multiplexed_async_connection()
-        .await
-        .expect("the shared test Redis answers")
+/// A connection to the shared test Redis (node or cluster, [`shared_redis_topology`]), for
+/// tests that inspect or disturb it. On a cluster, `KEYS` asks every master.
+pub async fn shared_redis() -> infra::redis::RedisConnection {
+    redis_connection(shared_redis_topology()).await
+}
+
+/// A connection to the Redis at `topology`, for tests that inspect or disturb it.
+pub async fn redis_connection(topology: infra::redis::Topology) -> infra::redis::RedisConnection {
+    let mut options = infra::redis::RedisOptions::new(topology);
+    // Inspection may ask every master of a busy cluster.
+    options.response_timeout = std::time::Duration::from_secs(5);
+    match infra::redis::Redis::connect(options).await {
+        Ok((redis, infra::redis::AtStartup::Available)) => redis.connection(),
+        Ok((_, infra::redis::AtStartup::Unavailable(err))) | Err(err) => {
+            panic!("the test Redis does not answer: {err}")
+        }
+    }
 }
 
 /// Adds the `Idempotency-Key` header to a request.

@@ -21,6 +21,7 @@ pub struct HealthApi {
 
 /// The state of the service and its dependencies.
 #[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
 pub struct HealthReport {
     /// `ok` when every dependency answered; `degraded` when one the service can do without did
     /// not (it still serves: see the dependency's field).

@@ -14,6 +14,7 @@ mod identity;
 mod intents;
 mod legal;
 mod notifications;
+mod redis_topologies;
 mod serving;
 mod settings;
 mod startup;

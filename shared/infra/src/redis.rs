@@ -53,13 +53,16 @@ pub async fn connect_from_settings(
         return Ok(None);
     };
     let key = settings.key_name();
-    let connected = Redis::connect(options).await.map_err(|err| {
-        // The error's kind and detail only: redis errors may quote the URL they were given.
-        anyhow::anyhow!("{:?}: {}", err.kind(), err.detail().unwrap_or("no detail"))
-    });
+    let connected = Redis::connect(options.clone())
+        .await
+        // Redacted: an error may quote the URL it was given, password included.
+        .map_err(|err| anyhow::anyhow!(options.redact(&err.to_string())));
     connected
         .with_context(|| {
-            format!("{key}: not a usable Redis (a malformed URL, or credentials Redis refused)")
+            format!(
+                "{key}: not a usable Redis (a malformed URL, credentials Redis refused, or a TLS \
+                 certificate not trusted)"
+            )
         })
         .map(Some)
 }

@@ -83,20 +83,44 @@ impl std::fmt::Debug for RedisOptions {
 }
 
 impl RedisOptions {
+    /// `message` with every URL and password of these options replaced by `[redacted]`: what
+    /// may be logged of an error about them.
+    pub fn redact(&self, message: &str) -> String {
+        let urls = match &self.topology {
+            Topology::Node(url) => std::slice::from_ref(url),
+            Topology::Cluster(nodes) => nodes.as_slice(),
+        };
+        let url_passwords = urls.iter().filter_map(|url| {
+            let info = url.as_str().into_connection_info().ok()?;
+            info.redis_settings().password().map(str::to_owned)
+        });
+        let secrets: Vec<String> = urls
+            .iter()
+            .cloned()
+            .chain(url_passwords)
+            .chain(self.password.clone())
+            .filter(|secret| !secret.is_empty())
+            .collect();
+        secrets.iter().fold(message.to_owned(), |message, secret| {
+            message.replace(secret.as_str(), "[redacted]")
+        })
+    }
+
     /// A single node at `url`, with the service's default timeouts (500 ms to connect, 1 s for
     /// an answer).
     pub fn node(url: impl Into<String>) -> Self {
-        Self::with_topology(Topology::Node(url.into()))
+        Self::new(Topology::Node(url.into()))
     }
 
     /// A cluster found from `seed_nodes`, with the default timeouts.
     pub fn cluster<S: Into<String>>(seed_nodes: impl IntoIterator<Item = S>) -> Self {
-        Self::with_topology(Topology::Cluster(
+        Self::new(Topology::Cluster(
             seed_nodes.into_iter().map(Into::into).collect(),
         ))
     }
 
-    fn with_topology(topology: Topology) -> Self {
+    /// `topology` with the default timeouts, no credentials beyond the URLs', public TLS roots.
+    pub fn new(topology: Topology) -> Self {
         Self {
             topology,
             username: None,
@@ -483,10 +507,22 @@ fn cluster_state_is_ok(info: &str) -> bool {
 
 /// Whether `err` says "Redis is not there (yet)" rather than "this can never work".
 pub fn is_unavailability(err: &RedisError) -> bool {
-    err.is_io_error()
+    (err.is_io_error()
         || err.is_timeout()
         || err.is_connection_refusal()
-        || err.is_connection_dropped()
+        || err.is_connection_dropped())
+        && !is_refused_tls(err)
+}
+
+/// A TLS handshake that failed on what was presented (a certificate nobody trusts, another
+/// host's name): the configuration, not the network, so waiting will not help.
+fn is_refused_tls(err: &RedisError) -> bool {
+    type Shared = Arc<dyn std::error::Error + Send + Sync>;
+    // The crate keeps the I/O error behind an `Arc`, which is what `source` hands out.
+    std::error::Error::source(err)
+        .and_then(|source| source.downcast_ref::<Shared>())
+        .and_then(|inner| inner.downcast_ref::<std::io::Error>())
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::InvalidData)
 }
 
 /// A cluster that answers but cannot serve yet (slots not covered, a failover in progress).
@@ -520,6 +556,26 @@ mod tests {
         let printed = format!("{options:?}");
         assert!(!printed.contains("hunter2"), "{printed}");
         assert!(!printed.contains("correct horse"), "{printed}");
+    }
+
+    #[test]
+    fn redaction_removes_urls_and_passwords() {
+        let mut options = RedisOptions::cluster(["redis://:in-url@10.0.0.1:7000"]);
+        options.password = Some("from-settings".into());
+        let message = "failed: redis://:in-url@10.0.0.1:7000, then in-url and from-settings";
+        let redacted = options.redact(message);
+        assert!(!redacted.contains("in-url"), "{redacted}");
+        assert!(!redacted.contains("from-settings"), "{redacted}");
+    }
+
+    #[tokio::test]
+    async fn an_untrusted_certificate_is_an_error_not_an_outage() {
+        let server = testing::redis::RedisServer::start_tls().expect("a TLS redis-server");
+
+        let result = Redis::connect(RedisOptions::node(server.url())).await;
+
+        let err = result.expect_err("refused, not waited for");
+        assert!(err.to_string().contains("certificate"), "{err}");
     }
 
     #[tokio::test]

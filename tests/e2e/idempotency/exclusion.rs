@@ -167,16 +167,8 @@ async fn a_guard_that_lost_its_lease_does_not_overwrite_its_successors_record() 
     tokio::time::timeout(Duration::from_secs(10), executions.until(1))
         .await
         .expect("the first execution started");
-    let mut redis = redis::Client::open(testing::redis::shared_redis_url())
-        .unwrap()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{}idempotency:*", app.namespace))
-        .query_async(&mut redis)
-        .await
-        .unwrap();
+    let mut redis = e2e::shared_redis().await;
+    let keys = app.redis_keys("idempotency:*").await;
     let _: () = redis::cmd("DEL")
         .arg(&keys)
         .query_async(&mut redis)
