@@ -137,6 +137,7 @@ async fn offline_document() -> anyhow::Result<String> {
         &[
             ("database.url", "sqlite::memory:"),
             ("redis.url", ""),
+            ("redis.cluster_nodes", ""),
             ("server.host", "127.0.0.1"),
             ("server.port", "0"),
         ],

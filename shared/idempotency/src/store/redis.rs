@@ -348,6 +348,30 @@ mod tests {
         store().await
     );
 
+    /// The same suite on a real Redis Cluster (three masters, three replicas, started once by
+    /// the harness): each script touches one key, so it runs on whichever master owns that key.
+    mod on_a_cluster {
+        use super::*;
+
+        async fn store() -> Store {
+            let seeds = testing::redis_cluster::shared_redis_cluster().seed_urls();
+            let options = redis_topology::RedisOptions::cluster(seeds);
+            match redis_topology::Redis::connect(options).await {
+                Ok((redis, redis_topology::AtStartup::Available)) => {
+                    Store::Redis(RedisStore::new(redis.connection(), unique_prefix()))
+                }
+                Ok((_, redis_topology::AtStartup::Unavailable(err))) | Err(err) => {
+                    panic!("the local Redis Cluster does not answer: {err}")
+                }
+            }
+        }
+
+        backend_suite!(
+            #[tokio::test]
+            store().await
+        );
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn concurrent_claims_on_four_threads_acquire_exactly_once() {
         crate::store::suite::concurrent_claims_acquire_exactly_once(store().await).await;
