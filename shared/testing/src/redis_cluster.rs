@@ -724,8 +724,9 @@ fn info_field<'a>(info: &'a str, name: &str) -> Option<&'a str> {
         .find_map(|line| line.strip_prefix(name)?.strip_prefix(':').map(str::trim))
 }
 
-/// `cmdstat_<command>:calls=N,usec=...` lines as command -> calls.
-fn parse_commandstats(info: &str) -> HashMap<String, u64> {
+/// Calls per command (`evalsha` -> n) from the reply to `INFO commandstats`, whose lines read
+/// `cmdstat_<command>:calls=N,usec=...`.
+pub fn parse_commandstats(info: &str) -> HashMap<String, u64> {
     info.lines()
         .filter_map(|line| {
             let (command, stats) = line.strip_prefix("cmdstat_")?.split_once(':')?;

@@ -22,17 +22,7 @@ async fn command_calls(url: &str) -> HashMap<String, u64> {
         .query_async(&mut connection)
         .await
         .unwrap();
-    info.lines()
-        .filter_map(|line| {
-            let (name, rest) = line.strip_prefix("cmdstat_")?.split_once(':')?;
-            let calls = rest
-                .split(',')
-                .find_map(|field| field.strip_prefix("calls="))?
-                .parse()
-                .ok()?;
-            Some((name.to_owned(), calls))
-        })
-        .collect()
+    testing::redis_cluster::parse_commandstats(&info)
 }
 
 /// Commands whose calls rose between two readings. `INFO commandstats` counts the commands a
