@@ -126,3 +126,55 @@ fn an_unknown_signing_algorithm_names_its_key() {
     assert!(message.contains("auth.algorithm"), "{message}");
     assert!(message.contains("HS512"), "{message}");
 }
+
+fn load_from_variables(variables: &[(&str, &str)]) -> Result<infra::Settings, String> {
+    let variables = variables
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+        .collect();
+    infra::Settings::load_with_variables(&app::config::EMBEDDED, Environment::Test, variables)
+        .map_err(|err| err.to_string())
+}
+
+#[test]
+fn cluster_nodes_from_the_environment_are_a_comma_separated_list() {
+    let settings = load_from_variables(&[(
+        "APP__REDIS__CLUSTER_NODES",
+        "redis://10.0.0.1:7000,redis://10.0.0.2:7001",
+    )])
+    .expect("a cluster from the environment loads");
+
+    assert_eq!(
+        settings.redis.cluster_nodes(),
+        ["redis://10.0.0.1:7000", "redis://10.0.0.2:7001"]
+    );
+    assert_eq!(settings.redis.url(), None);
+}
+
+#[test]
+fn a_node_and_cluster_nodes_from_the_environment_are_refused_naming_both() {
+    let message = load_from_variables(&[
+        ("APP__REDIS__URL", "redis://10.0.0.1:6379"),
+        ("APP__REDIS__CLUSTER_NODES", "redis://10.0.0.1:7000"),
+    ])
+    .expect_err("both topologies at once must be refused");
+
+    assert!(message.contains("redis.url"), "{message}");
+    assert!(message.contains("redis.cluster_nodes"), "{message}");
+}
+
+#[test]
+fn a_redis_password_never_appears_in_the_printed_settings() {
+    let settings = load_from_variables(&[
+        ("APP__REDIS__PASSWORD", "hunter2-from-env"),
+        (
+            "APP__REDIS__CLUSTER_NODES",
+            "redis://:in-url-secret@10.0.0.1:7000",
+        ),
+    ])
+    .expect("loads");
+
+    let printed = format!("{:?}", settings.redis);
+    assert!(!printed.contains("hunter2-from-env"), "{printed}");
+    assert!(!printed.contains("in-url-secret"), "{printed}");
+}

@@ -383,11 +383,31 @@ impl Settings {
         environment: Environment,
         overrides: &[(&str, &str)],
     ) -> Result<Self, SettingsError> {
+        Self::load_from(embedded, environment, None, overrides)
+    }
+
+    /// [`Self::load`], reading `APP__*` from `variables` instead of the process environment
+    /// (for tests, which share one process environment, and tools that assemble one).
+    pub fn load_with_variables(
+        embedded: &EmbeddedConfig,
+        environment: Environment,
+        variables: std::collections::HashMap<String, String>,
+    ) -> Result<Self, SettingsError> {
+        Self::load_from(embedded, environment, Some(variables), &[])
+    }
+
+    fn load_from(
+        embedded: &EmbeddedConfig,
+        environment: Environment,
+        variables: Option<std::collections::HashMap<String, String>>,
+        overrides: &[(&str, &str)],
+    ) -> Result<Self, SettingsError> {
         let mut environment_variables = config::Environment::with_prefix("APP")
             .prefix_separator("__")
             .separator("__")
             .try_parsing(true)
-            .list_separator(",");
+            .list_separator(",")
+            .source(variables);
         for key in LIST_KEYS {
             environment_variables = environment_variables.with_list_parse_key(key);
         }
