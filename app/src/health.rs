@@ -28,8 +28,8 @@ pub struct HealthReport {
     pub status: String,
     /// The database: `ok`.
     pub database: String,
-    /// Redis: `ok`; `cluster failing` (a Redis Cluster answers but some slot has no serving
-    /// master, as during a failover: keys there fail open until it heals); `unavailable`
+    /// Redis: `ok`; `cluster failing` (a Redis Cluster answers but some master does not, or some
+    /// slot has no serving master, as during a failover: keys there fail open until it heals); `unavailable`
     /// (idempotency fails open, rate limits count per instance, until it answers again); or
     /// `not configured` when the service runs on in-process stores.
     pub redis: String,

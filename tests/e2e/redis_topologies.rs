@@ -328,6 +328,22 @@ const FAILING_OVER: u8 = 1;
 const CATCHING_UP: u8 = 2;
 const HEALTHY_AGAIN: u8 = 3;
 
+/// The successive values of `app`'s readiness `redis` field until `stop`, each change once.
+async fn readiness_states(app: Arc<TestApp>, stop: Arc<AtomicBool>) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        let state = readiness(&app).await["redis"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
+        if seen.last() != Some(&state) {
+            seen.push(state);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    seen
+}
+
 /// Waits until `app`'s readiness says its Redis answers on every master it knows.
 async fn until_ready(app: &TestApp) -> Duration {
     let started = Instant::now();
@@ -398,6 +414,7 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
     let failover_started = Instant::now();
     phase.store(FAILING_OVER, Ordering::Relaxed);
     cluster.stop_node(victim);
+    let watching = tokio::spawn(readiness_states(Arc::clone(&first), Arc::clone(&stop)));
     // The replica is promoted by the cluster itself once the node timeout passes.
     tokio::task::block_in_place(|| cluster.wait_until_healthy(Duration::from_secs(30)))
         .expect("the replica takes over");
@@ -418,10 +435,12 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
         }
     }
     let failed_open = first.idempotency.metrics().degraded + second.idempotency.metrics().degraded;
+    let readiness_said = watching.await.unwrap();
     eprintln!(
         "failover of 127.0.0.1:{victim} took {failover_took:?}, the instances caught up in \
          {caught_up_in:?}; before: {:?}; failing over: {:?}; catching up: {:?}; healthy again: \
-         {:?}; store faults failed open: {failed_open}; executions: {}",
+         {:?}; store faults failed open: {failed_open}; executions: {}; readiness said \
+         {readiness_said:?}",
         totals[0],
         totals[1],
         totals[2],

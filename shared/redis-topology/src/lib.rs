@@ -272,8 +272,9 @@ impl std::fmt::Debug for Redis {
 pub enum RedisState {
     /// It answers, and a cluster says `cluster_state:ok`.
     Ok,
-    /// A cluster answered but reports itself failing (`cluster_state:fail`: some slot has no
-    /// serving master, as during a failover); keys on the other slots still work.
+    /// A cluster answered but some master did not, or it reports itself failing
+    /// (`cluster_state:fail`: some slot has no serving master, as during a failover); keys on
+    /// the other slots still work.
     ClusterFailing,
 }
 
@@ -365,20 +366,22 @@ impl Redis {
 
     /// What readiness reports: an error when Redis does not answer.
     pub async fn state(&self) -> Result<RedisState, RedisError> {
-        self.ping().await?;
+        let pinged = self.ping().await;
         if !self.is_cluster() {
-            return Ok(RedisState::Ok);
+            return pinged.map(|()| RedisState::Ok);
         }
+        // Asked even when a master did not answer: the nodes that do tell a failing cluster
+        // (a failover under way) from an unreachable one.
         let mut connection = self.connection();
-        let info: String = redis::cmd("CLUSTER")
+        let info = redis::cmd("CLUSTER")
             .arg("INFO")
-            .query_async(&mut connection)
-            .await?;
-        Ok(if cluster_state_is_ok(&info) {
-            RedisState::Ok
-        } else {
-            RedisState::ClusterFailing
-        })
+            .query_async::<String>(&mut connection)
+            .await;
+        match (pinged, info) {
+            (Ok(()), Ok(info)) if cluster_state_is_ok(&info) => Ok(RedisState::Ok),
+            (_, Ok(_)) => Ok(RedisState::ClusterFailing),
+            (Err(err), Err(_)) | (Ok(()), Err(err)) => Err(err),
+        }
     }
 
     /// Publishes `payload` on `channel`: `PUBLISH` on a node, `SPUBLISH` on a cluster (the
