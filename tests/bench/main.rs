@@ -45,6 +45,10 @@
 //! replay key is primed as that caller), so each pays one verification in the host's
 //! authentication step, as an authenticated API call does.
 //!
+//! With `--cluster`, only scenarios (c) and (d) run, against a service on a single Redis node
+//! and the same service on a local Redis Cluster (three masters, three replicas), interleaved,
+//! with the commands per request summed over every node of the cluster (see [`cluster`]).
+//!
 //! Scenario (b)'s question, what merely being wrapped costs, is also answered without HTTP (see
 //! [`guard_cost`]), because over HTTP the answer is smaller than this machine's noise. So is
 //! what refusing revoked sessions adds to every authenticated request ([`revocation_cost`]).
@@ -64,6 +68,7 @@
 //! are filtered out as they would be in production at that level.
 
 mod bare_poem;
+mod cluster;
 mod flood;
 mod guard_cost;
 mod instructions;
@@ -85,7 +90,7 @@ use idempotency::MetricsSnapshot;
 use infra::settings::Environment;
 use testing::redis::RedisServer;
 
-use crate::redis_stats::{RedisDelta, RedisProbe};
+use crate::redis_stats::{Probe, RedisDelta, RedisProbe};
 use crate::wrk::{CpuTimes, Load, WrkResult};
 
 /// The request body of every scenario, also what the replay scenario is primed with. Passed to
@@ -146,6 +151,9 @@ async fn run() -> anyhow::Result<()> {
     }
     if options.transactional_cost {
         return transactional_cost::run(&options).await;
+    }
+    if options.cluster {
+        return cluster::run(&options).await;
     }
     let _telemetry = install_logging()?;
 
@@ -315,6 +323,9 @@ pub struct Options {
     /// Instead of the idempotency benchmark, compares transactional and plain operations (see
     /// [`transactional_cost`]).
     pub transactional_cost: bool,
+    /// Instead of the idempotency benchmark, compares a Redis Cluster with a single Redis node
+    /// for keyed requests (see [`cluster`]).
+    pub cluster: bool,
     /// Instead of benchmarking, serves the fixtures with the in-process store for this many
     /// seconds, for trying wrk scripts by hand.
     pub serve: Option<u64>,
@@ -327,7 +338,7 @@ pub struct Options {
 
 impl Options {
     const USAGE: &'static str = "usage: idempotency_bench [--quick] [--duration SECS] \
-        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N] [--transactional-cost] [--instructions N]\n\
+        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N] [--transactional-cost] [--cluster] [--instructions N]\n\
         defaults: --duration 2 --rounds 5 --connections 32 --flood-keys 1000000 (about 3 min)\n\
         --quick:  --duration 1 --rounds 3 --flood-keys 300000 (under a minute)\n\
         --flood-keys 0 skips the memory flood, --flood-only runs nothing else;\n\
@@ -335,6 +346,7 @@ impl Options {
         --serve SECS only serves the fixtures (in-process store) for trying wrk by hand;\n\
         --mail-timing N only times N link requests for a registered and N for unknown addresses;\n\
         --transactional-cost only compares transactional and plain operations (--duration, --rounds apply);\n\
+        --cluster only compares a local Redis Cluster (3 masters, 3 replicas) with one Redis node, first executions and replays (--duration, --rounds apply);\n\
         --instructions N only counts instructions per request under callgrind (N and 2N requests a subject)";
 
     fn parse(args: impl Iterator<Item = String>) -> anyhow::Result<Options> {
@@ -349,6 +361,7 @@ impl Options {
             serve: None,
             mail_timing: None,
             transactional_cost: false,
+            cluster: false,
             instructions: None,
             args: args.clone(),
         };
@@ -375,6 +388,7 @@ impl Options {
                 "--serve" => options.serve = Some(value(arg)?),
                 "--mail-timing" => options.mail_timing = Some(value(arg)?.max(10) as usize),
                 "--transactional-cost" => options.transactional_cost = true,
+                "--cluster" => options.cluster = true,
                 "--instructions" => options.instructions = Some(value(arg)?.max(10)),
                 "-h" | "--help" => {
                     println!("{}", Self::USAGE);
@@ -413,6 +427,8 @@ impl Options {
 pub enum Backend {
     Memory,
     Redis,
+    /// A Redis Cluster (`--cluster` only).
+    Cluster,
 }
 
 impl Backend {
@@ -420,6 +436,7 @@ impl Backend {
         match self {
             Backend::Memory => "in-process",
             Backend::Redis => "Redis",
+            Backend::Cluster => "Redis Cluster",
         }
     }
 }
@@ -475,22 +492,35 @@ struct Server {
     backend: Backend,
     app: TestApp,
     executions: Executions,
-    probe: Option<RedisProbe>,
+    probe: Option<Probe>,
 }
 
 impl Server {
+    /// A server with the in-process store (no URL) or on the single Redis node at `redis_url`.
     async fn start(backend: Backend, redis_url: Option<String>) -> anyhow::Result<Server> {
+        match redis_url {
+            Some(url) => {
+                let probe = Probe::Node(RedisProbe::connect(&url).await?);
+                Server::start_with(backend, RedisChoice::Url(url), Some(probe)).await
+            }
+            None => Server::start_with(backend, RedisChoice::None, None).await,
+        }
+    }
+
+    /// A server built like every other, on `redis` (none, a node, a cluster), with the probe
+    /// that reads what its Redis did.
+    async fn start_with(
+        backend: Backend,
+        redis: RedisChoice,
+        probe: Option<Probe>,
+    ) -> anyhow::Result<Server> {
         let executions = Executions::default();
-        let builder = match &redis_url {
-            Some(url) => TestApp::builder().redis(RedisChoice::Url(url.clone())),
-            None => TestApp::builder(),
-        };
-        let app = quiet_app(builder)
+        let app = quiet_app(TestApp::builder().redis(redis))
             .spawn_with(IdempotencyFixtureApi::new(executions.clone()))
             .await;
         let expected = match backend {
             Backend::Memory => "memory",
-            Backend::Redis => "redis",
+            Backend::Redis | Backend::Cluster => "redis",
         };
         ensure!(
             app.idempotency.store().backend_name() == expected,
@@ -498,10 +528,6 @@ impl Server {
             backend.name(),
             app.idempotency.store().backend_name()
         );
-        let probe = match &redis_url {
-            Some(url) => Some(RedisProbe::connect(url).await?),
-            None => None,
-        };
         Ok(Server {
             backend,
             app,
@@ -578,7 +604,7 @@ async fn measure(
     let operations_before = server.app.idempotency.store().operations();
     let executions_before = server.executions.count();
     let redis_before = match &mut server.probe {
-        Some(probe) => Some(probe.snapshot().await?),
+        Some(probe) => Some(probe.start().await?),
         None => None,
     };
     let cpu_before = CpuTimes::now()?;
@@ -601,7 +627,7 @@ async fn measure(
     // `IN_FLIGHT_PER_CONNECTION` below).
     tokio::time::sleep(Duration::from_millis(200)).await;
     let redis = match (&mut server.probe, redis_before) {
-        (Some(probe), Some(before)) => Some(probe.snapshot().await?.since(&before)),
+        (Some(probe), Some(before)) => Some(probe.finish(&before).await?),
         _ => None,
     };
     let metrics = delta(server.app.idempotency.metrics(), metrics_before);

@@ -5,11 +5,21 @@
 //! script runs (`redis.call`) under their own names, it shows the work behind each `EVALSHA`.
 //! The bench's redis-server is private, so the only other client is this probe, whose own
 //! `INFO` calls are left out.
+//!
+//! On a Redis Cluster (`--cluster`), [`ClusterProbe`] resets every node's statistics
+//! (`CONFIG RESETSTAT`) before a run and sums every node's `INFO commandstats` after it,
+//! masters and replicas alike, keeping the replicas' share apart: what they count is what
+//! replication made them run, not what the service sent.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use redis::aio::MultiplexedConnection;
+use testing::redis_cluster::RedisCluster;
+
+/// Commands the probes themselves send, left out of every count.
+const PROBE_COMMANDS: [&str; 2] = ["info", "config|resetstat"];
 
 /// A connection used only to read statistics.
 pub struct RedisProbe {
@@ -28,7 +38,11 @@ pub struct RedisSnapshot {
 /// What happened between two snapshots.
 #[derive(Debug, Clone, Default)]
 pub struct RedisDelta {
+    /// Calls per command, summed over every node (a cluster's replicas included).
     pub calls: BTreeMap<String, u64>,
+    /// The part of `calls` that a cluster's replicas counted; empty for a single node.
+    pub replica_calls: BTreeMap<String, u64>,
+    /// CPU used by every node, in seconds.
     pub cpu_seconds: f64,
 }
 
@@ -45,6 +59,9 @@ impl RedisDelta {
     pub fn add(&mut self, other: &RedisDelta) {
         for (command, calls) in &other.calls {
             *self.calls.entry(command.clone()).or_default() += calls;
+        }
+        for (command, calls) in &other.replica_calls {
+            *self.replica_calls.entry(command.clone()).or_default() += calls;
         }
         self.cpu_seconds += other.cpu_seconds;
     }
@@ -78,7 +95,7 @@ impl RedisSnapshot {
         let calls = self
             .calls
             .iter()
-            .filter(|(command, _)| command.as_str() != "info")
+            .filter(|(command, _)| !PROBE_COMMANDS.contains(&command.as_str()))
             .map(|(command, &calls)| {
                 let earlier = before.calls.get(command).copied().unwrap_or(0);
                 (command.clone(), calls.saturating_sub(earlier))
@@ -87,8 +104,107 @@ impl RedisSnapshot {
             .collect();
         RedisDelta {
             calls,
+            replica_calls: BTreeMap::new(),
             cpu_seconds: self.cpu_seconds - before.cpu_seconds,
         }
+    }
+}
+
+/// What a server's Redis is asked before and after each run: a single node, or every node of
+/// a cluster.
+pub enum Probe {
+    Node(RedisProbe),
+    Cluster(ClusterProbe),
+}
+
+/// A [`Probe`]'s state at the start of a run.
+pub enum Before {
+    Node(RedisSnapshot),
+    /// Each node's CPU so far (its command counts were reset instead).
+    Cluster(Vec<RedisSnapshot>),
+}
+
+impl Probe {
+    /// Called right before a run.
+    pub async fn start(&mut self) -> anyhow::Result<Before> {
+        match self {
+            Probe::Node(probe) => Ok(Before::Node(probe.snapshot().await?)),
+            Probe::Cluster(probe) => Ok(Before::Cluster(probe.start().await?)),
+        }
+    }
+
+    /// Called after a run, once the requests in flight have finished.
+    pub async fn finish(&mut self, before: &Before) -> anyhow::Result<RedisDelta> {
+        match (self, before) {
+            (Probe::Node(probe), Before::Node(before)) => Ok(probe.snapshot().await?.since(before)),
+            (Probe::Cluster(probe), Before::Cluster(before)) => probe.finish(before).await,
+            _ => anyhow::bail!("a probe finished with another kind of probe's start"),
+        }
+    }
+}
+
+/// Every node of a Redis Cluster: command counts through the harness
+/// (`RedisCluster::reset_stats`, `RedisCluster::commandstats`), CPU through a [`RedisProbe`]
+/// per node. The roles are read once: nothing fails over during the bench.
+pub struct ClusterProbe {
+    cluster: Arc<RedisCluster>,
+    nodes: Vec<RedisProbe>,
+    replicas: BTreeSet<u16>,
+}
+
+impl ClusterProbe {
+    pub async fn connect(cluster: Arc<RedisCluster>) -> anyhow::Result<ClusterProbe> {
+        let replicas = tokio::task::block_in_place(|| cluster.replicas())
+            .context("the cluster's replicas")?
+            .into_iter()
+            .map(|replica| replica.port)
+            .collect();
+        let mut nodes = Vec::new();
+        for url in cluster.seed_urls() {
+            nodes.push(RedisProbe::connect(&url).await?);
+        }
+        Ok(ClusterProbe {
+            cluster,
+            nodes,
+            replicas,
+        })
+    }
+
+    async fn start(&mut self) -> anyhow::Result<Vec<RedisSnapshot>> {
+        tokio::task::block_in_place(|| self.cluster.reset_stats())
+            .context("CONFIG RESETSTAT on every cluster node")?;
+        let mut cpu = Vec::with_capacity(self.nodes.len());
+        for node in &mut self.nodes {
+            cpu.push(node.snapshot().await?);
+        }
+        Ok(cpu)
+    }
+
+    async fn finish(&mut self, before: &[RedisSnapshot]) -> anyhow::Result<RedisDelta> {
+        let stats = tokio::task::block_in_place(|| self.cluster.commandstats())
+            .context("INFO commandstats on every cluster node")?;
+        anyhow::ensure!(
+            stats.len() == self.nodes.len(),
+            "{} of {} cluster nodes answered INFO commandstats",
+            stats.len(),
+            self.nodes.len()
+        );
+        let mut delta = RedisDelta::default();
+        for (port, calls) in stats {
+            for (command, calls) in calls {
+                if calls == 0 || PROBE_COMMANDS.contains(&command.as_str()) {
+                    continue;
+                }
+                *delta.calls.entry(command.clone()).or_default() += calls;
+                if self.replicas.contains(&port) {
+                    *delta.replica_calls.entry(command).or_default() += calls;
+                }
+            }
+        }
+        for (node, before) in self.nodes.iter_mut().zip(before) {
+            delta.cpu_seconds += node.snapshot().await?.cpu_seconds - before.cpu_seconds;
+        }
+        Ok(delta)
     }
 }
 
