@@ -108,10 +108,13 @@ impl Module for IdentityModule {
         Ok((
             AuthApi::new(
                 Arc::clone(&service),
-                Throttle::new(context.rate_limiter.clone(), limits),
+                Throttle::new(context.rate_limiter.clone(), limits.clone()),
             ),
             AdminApi::new(UsersAdminBase::new(service)),
-            OAuthApi::new(Arc::new(oauth)),
+            OAuthApi::new(
+                Arc::new(oauth),
+                Throttle::new(context.rate_limiter.clone(), limits),
+            ),
         ))
     }
 }

@@ -463,6 +463,9 @@ pub struct RateLimitSettings {
     pub email_per_account: u32,
     /// Mails requested per client address, for any accounts.
     pub email_per_address: u32,
+    /// Sign-ins with a provider started per client address: each keeps a state row until it
+    /// is used or expires, so an anonymous flood must not fill the table.
+    pub provider_sign_ins_per_address: u32,
 }
 
 impl Default for RateLimitSettings {
@@ -477,6 +480,7 @@ impl Default for RateLimitSettings {
             email_per_account_address: 3,
             email_per_account: 10,
             email_per_address: 20,
+            provider_sign_ins_per_address: 60,
         }
     }
 }
@@ -510,6 +514,10 @@ impl RateLimitSettings {
             ),
             ("rate_limit.email_per_account", self.email_per_account),
             ("rate_limit.email_per_address", self.email_per_address),
+            (
+                "rate_limit.provider_sign_ins_per_address",
+                self.provider_sign_ins_per_address,
+            ),
         ];
         for (key, limit) in limits {
             if limit == 0 {

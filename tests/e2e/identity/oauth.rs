@@ -41,10 +41,26 @@ fn with_provider(builder: TestAppBuilder, issuer: &str) -> TestAppBuilder {
 impl Identity {
     /// `GET /auth/oauth/{provider}/authorize?redirectUri=...`
     async fn authorize(&self, provider: &str, redirect_uri: &str) -> reqwest::Response {
-        self.app
-            .request(
-                Method::GET,
-                &format!("/api/v1/auth/oauth/{provider}/authorize"),
+        self.authorize_with(&self.app.http, provider, redirect_uri)
+            .await
+    }
+
+    /// [`Self::authorize`] for the test provider from the loopback address `source`.
+    async fn authorize_from(&self, source: &str) -> reqwest::Response {
+        let client = self.app.client_from(source.parse().unwrap());
+        self.authorize_with(&client, PROVIDER, REDIRECT_URI).await
+    }
+
+    async fn authorize_with(
+        &self,
+        client: &reqwest::Client,
+        provider: &str,
+        redirect_uri: &str,
+    ) -> reqwest::Response {
+        client
+            .get(
+                self.app
+                    .url(&format!("/api/v1/auth/oauth/{provider}/authorize")),
             )
             .query(&[("redirectUri", redirect_uri)])
             .send()
@@ -389,6 +405,26 @@ async fn a_state_the_service_never_issued_is_refused() {
         .await;
 
     assert_problem(response, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn sign_ins_started_from_one_address_are_limited_and_others_are_not() {
+    let identity =
+        service_with(TestApp::builder().setting("rate_limit.provider_sign_ins_per_address", "2"))
+            .await;
+
+    for _ in 0..2 {
+        assert_eq!(
+            identity.authorize_from("127.0.0.2").await.status(),
+            StatusCode::OK
+        );
+    }
+    let flooding = identity.authorize_from("127.0.0.2").await;
+    let elsewhere = identity.authorize_from("127.0.0.3").await;
+
+    assert!(flooding.headers().contains_key("retry-after"));
+    assert_problem(flooding, StatusCode::TOO_MANY_REQUESTS).await;
+    assert_eq!(elsewhere.status(), StatusCode::OK);
 }
 
 #[tokio::test]

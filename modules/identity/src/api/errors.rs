@@ -106,6 +106,7 @@ kernel::operation_error! {
     /// How starting a sign-in with a provider fails.
     pub AuthorizeError {
         NOT_FOUND => NO_SUCH_PROVIDER,
+        TOO_MANY_REQUESTS => TOO_MANY,
         BAD_GATEWAY => PROVIDER_UNREACHABLE,
     }
 }

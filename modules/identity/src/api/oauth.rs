@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use kernel::BearerAuth;
+use kernel::{BearerAuth, client_address};
 use poem::Request;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -12,6 +12,7 @@ use poem_openapi::{ApiResponse, OpenApi, Tags};
 use super::errors::{
     AuthorizeError, CallerError, ExchangeError, ListProvidersError, UnlinkIdentityError,
 };
+use super::throttle::Throttle;
 use super::views::{
     AuthorizationView, CodeExchangeRequest, IdentityView, ProviderView, TokenResponse,
 };
@@ -27,11 +28,12 @@ enum ApiTags {
 /// The sign-in-with-a-provider operations.
 pub struct OAuthApi {
     service: Arc<OAuthService>,
+    throttle: Throttle,
 }
 
 impl OAuthApi {
-    pub fn new(service: Arc<OAuthService>) -> Self {
-        Self { service }
+    pub fn new(service: Arc<OAuthService>, throttle: Throttle) -> Self {
+        Self { service, throttle }
     }
 }
 
@@ -99,8 +101,8 @@ impl OAuthApi {
     /// `nonce` and PKCE (S256) challenge; the service keeps the nonce and the PKCE verifier
     /// until the exchange (single use, for `oauth.state_ttl`). The provider sends the browser
     /// back to `redirectUri` with `code` and `state`: pass both to the exchange. 400 when
-    /// `redirectUri` is not one this provider's settings allow (compared exactly); 502 when
-    /// the provider cannot be reached.
+    /// `redirectUri` is not one this provider's settings allow (compared exactly); 429 when
+    /// this address starts too many sign-ins; 502 when the provider cannot be reached.
     #[oai(
         path = "/oauth/:provider/authorize",
         method = "get",
@@ -108,6 +110,7 @@ impl OAuthApi {
     )]
     async fn authorize(
         &self,
+        req: &Request,
         /// The provider's name, from the providers list.
         provider: Path<String>,
         /// Where the provider sends the browser back: one of the provider's allowed redirect
@@ -115,6 +118,7 @@ impl OAuthApi {
         #[oai(name = "redirectUri")]
         redirect_uri: Query<String>,
     ) -> Result<AuthorizeResponse, AuthorizeError> {
+        self.throttle.provider_sign_in(&client_address(req)).await?;
         let authorization = self.service.authorize(&provider.0, &redirect_uri.0).await?;
         Ok(AuthorizeResponse::Ok(Json(AuthorizationView {
             authorization_url: authorization.url,

@@ -37,6 +37,15 @@ impl Throttle {
         .await
     }
 
+    /// A sign-in with a provider started from `client`.
+    pub async fn provider_sign_in(&self, client: &str) -> AppResult<()> {
+        self.admit(&[(
+            format!("oauth-authorize:address:{client}"),
+            self.limits.provider_sign_ins_per_address,
+        )])
+        .await
+    }
+
     /// A mail asked for `email` from `client`: per (account, address), per account (nobody can
     /// fill a victim's inbox) and per address.
     pub async fn mail(&self, email: &str, client: &str) -> AppResult<()> {
