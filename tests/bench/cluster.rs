@@ -24,7 +24,10 @@ use testing::redis::RedisServer;
 use testing::redis_cluster::RedisCluster;
 
 use crate::redis_stats::{ClusterProbe, Probe, RedisDelta};
-use crate::{Backend, Keys, Measurement, Options, Scenario, Server, measure, median, report};
+use crate::{
+    Backend, Keys, Measurement, Options, Scenario, Server, interleaved_rounds, measure, median,
+    report,
+};
 
 const SCENARIOS: [Scenario; 2] = [Scenario::FirstExecution, Scenario::Replay];
 const TOPOLOGIES: [Backend; 2] = [Backend::Redis, Backend::Cluster];
@@ -79,33 +82,8 @@ pub async fn run(options: &Options) -> anyhow::Result<()> {
         }
     }
 
-    let mut results: BTreeMap<(Backend, Scenario), Vec<Measurement>> = BTreeMap::new();
-    for round in 0..options.rounds {
-        // Every other round backwards (topologies and scenarios), as in the main bench.
-        let mut order = [0, 1];
-        let mut scenarios = SCENARIOS;
-        if round % 2 == 1 {
-            order.reverse();
-            scenarios.reverse();
-        }
-        for index in order {
-            let server = &mut servers[index];
-            for scenario in scenarios {
-                eprintln!(
-                    "round {}/{}: {} / {}",
-                    round + 1,
-                    options.rounds,
-                    scenario.label(),
-                    server.backend.name()
-                );
-                let measurement = measure(server, scenario, options, &mut keys).await?;
-                results
-                    .entry((server.backend, scenario))
-                    .or_default()
-                    .push(measurement);
-            }
-        }
-    }
+    // Interleaved as in the main bench.
+    let results = interleaved_rounds(&mut servers, SCENARIOS, options, &mut keys).await?;
     for server in servers {
         server.app.stop().await.context("stopping a server")?;
     }

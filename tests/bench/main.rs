@@ -213,37 +213,7 @@ async fn run() -> anyhow::Result<()> {
         }
     }
 
-    let mut results: BTreeMap<(Backend, Scenario), Vec<Measurement>> = BTreeMap::new();
-    for round in 0..options.rounds {
-        // Every other round runs backwards (servers and scenarios: a b c d, then d c b a), so
-        // that no scenario always holds the same place, always follows the same other one, or
-        // always comes first after an idle gap, and a steady drift weighs on every scenario
-        // alike across a pair of rounds.
-        let backwards = round % 2 == 1;
-        let mut order = [0, 1];
-        let mut scenarios = Scenario::ALL;
-        if backwards {
-            order.reverse();
-            scenarios.reverse();
-        }
-        for index in order {
-            let server = &mut servers[index];
-            for scenario in scenarios {
-                eprintln!(
-                    "round {}/{}: {} / {}",
-                    round + 1,
-                    options.rounds,
-                    scenario.label(),
-                    server.backend.name()
-                );
-                let measurement = measure(server, scenario, &options, &mut keys).await?;
-                results
-                    .entry((server.backend, scenario))
-                    .or_default()
-                    .push(measurement);
-            }
-        }
-    }
+    let results = interleaved_rounds(&mut servers, Scenario::ALL, &options, &mut keys).await?;
     eprintln!("the stack against a bare poem handler...");
     let bare = bare_poem::compare(&options, &servers[0].app.url(PLAIN_PATH)).await?;
     for server in servers {
@@ -577,6 +547,45 @@ impl Measurement {
     pub fn requests_per_second(&self) -> f64 {
         self.wrk.requests_per_second()
     }
+}
+
+/// Every measurement of `options.rounds` rounds of `scenarios` on every one of `servers`. Every other
+/// round runs backwards (servers and scenarios: a b c d, then d c b a), so that no scenario
+/// always holds the same place, always follows the same other one, or always comes first after
+/// an idle gap, and a steady drift weighs on every scenario alike across a pair of rounds.
+async fn interleaved_rounds<const N: usize>(
+    servers: &mut [Server],
+    scenarios: [Scenario; N],
+    options: &Options,
+    keys: &mut Keys,
+) -> anyhow::Result<BTreeMap<(Backend, Scenario), Vec<Measurement>>> {
+    let mut results: BTreeMap<(Backend, Scenario), Vec<Measurement>> = BTreeMap::new();
+    for round in 0..options.rounds {
+        let mut order: Vec<usize> = (0..servers.len()).collect();
+        let mut in_order = scenarios;
+        if round % 2 == 1 {
+            order.reverse();
+            in_order.reverse();
+        }
+        for index in order {
+            let server = &mut servers[index];
+            for scenario in in_order {
+                eprintln!(
+                    "round {}/{}: {} / {}",
+                    round + 1,
+                    options.rounds,
+                    scenario.label(),
+                    server.backend.name()
+                );
+                let measurement = measure(server, scenario, options, keys).await?;
+                results
+                    .entry((server.backend, scenario))
+                    .or_default()
+                    .push(measurement);
+            }
+        }
+    }
+    Ok(results)
 }
 
 async fn measure(

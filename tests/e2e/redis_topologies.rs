@@ -134,9 +134,11 @@ async fn scripts_flushed_from_every_node_are_loaded_again_on_first_use() {
         .query_async(&mut redis)
         .await
         .expect("SCRIPT FLUSH on every node");
+    let loads_before = script_loads();
 
     let first = send_keyed(&app, "after").await;
     let replay = send_keyed(&app, "after").await;
+
     assert_eq!((first.0, first.1), (StatusCode::CREATED, false));
     assert_eq!((replay.0, replay.1), (StatusCode::CREATED, true));
     assert_eq!(
@@ -144,6 +146,39 @@ async fn scripts_flushed_from_every_node_are_loaded_again_on_first_use() {
         0,
         "NOSCRIPT is not an outage"
     );
+    assert!(
+        script_loads() > loads_before,
+        "the flushed scripts were loaded again"
+    );
+}
+
+/// `SCRIPT LOAD`s the shared cluster's nodes have run, in all.
+fn script_loads() -> u64 {
+    shared_redis_cluster()
+        .commandstats()
+        .expect("INFO commandstats")
+        .iter()
+        .filter_map(|(_, calls)| calls.get("script|load"))
+        .sum()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_with_a_master_down_at_start_up_is_served_not_refused() {
+    let mut cluster = RedisCluster::start().expect("a private Redis Cluster");
+    let down = cluster.masters().expect("CLUSTER NODES")[0].port;
+    cluster.stop_node(down);
+    let executions = Executions::default();
+    let builder = TestApp::builder().redis(RedisChoice::Cluster(cluster.seed_urls()));
+
+    let app = e2e::spawn_with_idempotency_fixtures(builder, &executions).await;
+
+    // Keys on every master's slots, the stopped one's included: answered, failing open there
+    // until its replica takes over.
+    for n in 0..12 {
+        let (status, _, _) = send_keyed(&app, &format!("while-down-{n}")).await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    assert_eq!(executions.count(), 12);
 }
 
 #[tokio::test]

@@ -982,7 +982,7 @@ mod tests {
         let deadline = Instant::now() + Duration::from_secs(10);
         let connection = loop {
             match crate::redis::connect(&server.url()).await {
-                Ok((connection, crate::redis::AtStartup::Available)) => break connection,
+                Ok((redis, crate::redis::AtStartup::Available)) => break redis.connection(),
                 Ok((_, crate::redis::AtStartup::Unavailable(err))) | Err(err)
                     if Instant::now() > deadline =>
                 {

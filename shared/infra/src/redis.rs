@@ -15,9 +15,7 @@ pub use redis_topology::{
 use crate::settings::{RedisSettings, SettingsError};
 
 /// The options `settings` describe, or `None` when Redis is not configured.
-pub fn options_from_settings(
-    settings: &RedisSettings,
-) -> Result<Option<RedisOptions>, SettingsError> {
+fn options_from_settings(settings: &RedisSettings) -> Result<Option<RedisOptions>, SettingsError> {
     let topology = match (settings.url(), settings.cluster_nodes()) {
         (None, nodes) if nodes.is_empty() => return Ok(None),
         (Some(url), _) => Topology::Node(url.to_owned()),

@@ -228,12 +228,6 @@ impl From<ConnectionManager> for RedisConnection {
     }
 }
 
-impl From<Redis> for RedisConnection {
-    fn from(redis: Redis) -> Self {
-        redis.connection
-    }
-}
-
 impl From<ClusterConnection> for RedisConnection {
     fn from(connection: ClusterConnection) -> Self {
         Self::Cluster(connection)
@@ -319,12 +313,23 @@ impl Redis {
                 let client = options.cluster_builder(seed_nodes)?.build()?;
                 match client.get_async_connection().await {
                     Ok(mut connection) => {
-                        redis::cmd("PING")
+                        // PING asks every master: one that is down (a failover under way) is
+                        // tolerated like an absent Redis, not a reason to refuse to start.
+                        let pinged = redis::cmd("PING")
                             .query_async::<Value>(&mut connection)
-                            .await?;
-                        (RedisConnection::Cluster(connection), AtStartup::Available)
+                            .await;
+                        let at_startup = match pinged {
+                            Ok(_) => AtStartup::Available,
+                            Err(err) if is_unavailability(&err) || err.is_cluster_error() => {
+                                AtStartup::Unavailable(err)
+                            }
+                            Err(err) => return Err(err),
+                        };
+                        (RedisConnection::Cluster(connection), at_startup)
                     }
-                    Err(err) if is_unavailability(&err) || is_cluster_not_ready(&err) => {
+                    // A cluster that answers but cannot serve yet (slots not covered, a
+                    // failover in progress) is tolerated too.
+                    Err(err) if is_unavailability(&err) || err.is_cluster_error() => {
                         let connection =
                             client.get_pending_async_connection_with_config(ClusterConfig::new());
                         (
@@ -526,11 +531,6 @@ fn is_refused_tls(err: &RedisError) -> bool {
         .and_then(|source| source.downcast_ref::<Shared>())
         .and_then(|inner| inner.downcast_ref::<std::io::Error>())
         .is_some_and(|io| io.kind() == std::io::ErrorKind::InvalidData)
-}
-
-/// A cluster that answers but cannot serve yet (slots not covered, a failover in progress).
-fn is_cluster_not_ready(err: &RedisError) -> bool {
-    err.is_cluster_error()
 }
 
 fn timed_out() -> RedisError {
