@@ -3,6 +3,7 @@
 //! one warning per outage. A configuration that can never work still stops start-up.
 
 use std::time::{Duration, Instant};
+use testing::tools::Suite;
 
 use e2e::fixtures::Executions;
 use e2e::{CapturedLogs, RedisChoice, TestApp, WithIdempotencyKey, is_replay};
@@ -67,6 +68,7 @@ async fn wait_until_guarded(app: &TestApp) -> u32 {
 
 #[tokio::test]
 async fn the_service_starts_while_redis_is_down_and_reports_itself_degraded() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = stopped_redis();
 
     let (app, _) = spawn_on(&redis).await;
@@ -81,6 +83,7 @@ async fn the_service_starts_while_redis_is_down_and_reports_itself_degraded() {
 
 #[tokio::test]
 async fn keyed_requests_execute_while_redis_has_never_answered() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = stopped_redis();
     let (app, executions) = spawn_on(&redis).await;
 
@@ -95,6 +98,7 @@ async fn keyed_requests_execute_while_redis_has_never_answered() {
 
 #[tokio::test]
 async fn the_service_switches_to_redis_when_it_first_answers_without_a_restart() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let mut redis = stopped_redis();
     let (app, _) = spawn_on(&redis).await;
     post_counted(&app, "before").await;
@@ -110,6 +114,7 @@ async fn the_service_switches_to_redis_when_it_first_answers_without_a_restart()
 
 #[tokio::test]
 async fn readiness_stays_200_degraded_when_redis_stops_while_serving() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let mut redis = RedisServer::start().expect("the tests start a private redis-server");
     let (app, _) = spawn_on(&redis).await;
     assert_eq!(readiness(&app).await.1["status"], "ok");
@@ -124,6 +129,7 @@ async fn readiness_stays_200_degraded_when_redis_stops_while_serving() {
 
 #[tokio::test]
 async fn an_outage_is_logged_once_when_it_begins_and_once_when_it_ends() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let logs = CapturedLogs::install();
     let mut redis = RedisServer::start().expect("the tests start a private redis-server");
     let (app, executions) = spawn_on(&redis).await;
@@ -156,6 +162,7 @@ async fn an_outage_is_logged_once_when_it_begins_and_once_when_it_ends() {
 
 #[tokio::test]
 async fn credential_rate_limits_still_hold_per_instance_while_redis_is_down() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = stopped_redis();
     let app = TestApp::builder()
         .redis(RedisChoice::Url(redis.url()))
@@ -179,6 +186,7 @@ async fn credential_rate_limits_still_hold_per_instance_while_redis_is_down() {
 
 #[tokio::test]
 async fn a_wrong_redis_password_stops_start_up_naming_redis_url() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_with_password("the-right-one").expect("a private redis-server");
     let wrong = format!("redis://:the-wrong-one@127.0.0.1:{}", redis.port());
 
@@ -192,6 +200,7 @@ async fn a_wrong_redis_password_stops_start_up_naming_redis_url() {
 
 #[tokio::test]
 async fn a_missing_redis_password_stops_start_up_naming_redis_url() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_with_password("the-right-one").expect("a private redis-server");
 
     let error = TestApp::builder()
@@ -214,6 +223,7 @@ async fn a_malformed_redis_url_stops_start_up_naming_redis_url() {
 
 #[tokio::test]
 async fn the_right_redis_password_is_used() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_with_password("the-right-one").expect("a private redis-server");
     let (app, executions) = spawn_on(&redis).await;
 

@@ -4,6 +4,7 @@
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use testing::tools::{Suite, Tool};
 
 use app::check::{CheckOptions, CheckReport, check_idempotency};
 use e2e::{RedisChoice, TestApp};
@@ -37,19 +38,14 @@ impl LoadBalancer {
         );
         let file = tempfile::NamedTempFile::new().expect("a config file");
         std::fs::write(file.path(), config).expect("writing the HAProxy config");
-        let child = Command::new("haproxy")
+        let child = Command::new(Tool::Haproxy.require())
             .arg("-db")
             .arg("-f")
             .arg(file.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|err| {
-                panic!(
-                    "this test runs HAProxy in front of the service: install it \
-                     (`apt-get install haproxy`; .ci/run does): {err}"
-                )
-            });
+            .expect("HAProxy starts");
         let address = format!("127.0.0.1:{port}");
         let deadline = Instant::now() + Duration::from_secs(10);
         while tokio::net::TcpStream::connect(&address).await.is_err() {
@@ -97,6 +93,7 @@ async fn check_through(balancer: &LoadBalancer) -> CheckReport {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_checker_passes_through_a_load_balancer_in_front_of_two_instances_sharing_redis() {
+    testing::needs_tools_of!(Suite::LoadBalancer);
     let database = TestDatabase::create().await;
     let prefix = format!("test:{}:", testing::unique_suffix());
     let (first, second) = (
@@ -113,6 +110,7 @@ async fn the_checker_passes_through_a_load_balancer_in_front_of_two_instances_sh
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_checker_fails_naming_the_replay_check_when_an_instance_uses_another_redis_prefix() {
+    testing::needs_tools_of!(Suite::LoadBalancer);
     let database = TestDatabase::create().await;
     let first = instance(&database, &format!("test:{}:", testing::unique_suffix())).await;
     let misconfigured = instance(&database, &format!("test:{}:", testing::unique_suffix())).await;

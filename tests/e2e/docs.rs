@@ -3,6 +3,7 @@
 use e2e::TestApp;
 use reqwest::StatusCode;
 use serde_json::Value;
+use testing::tools::{Suite, Tool};
 
 #[tokio::test]
 async fn the_openapi_document_is_served_and_lists_the_operations() {
@@ -217,13 +218,13 @@ fn idempotency_keys_swagger_would_send(
             console.log(JSON.stringify(keys));
         });
     "#;
-    let mut node = std::process::Command::new("node")
+    let mut node = std::process::Command::new(Tool::Node.require())
         .arg("-e")
         .arg(HARNESS)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .expect("this test runs Swagger UI's script under Node.js: install it (`apt-get install nodejs`; .ci/run does)");
+        .expect("node starts");
     let input = serde_json::json!({ "script": script, "document": document, "requests": requests });
     std::io::Write::write_all(node.stdin.as_mut().unwrap(), input.to_string().as_bytes()).unwrap();
     drop(node.stdin.take());
@@ -234,6 +235,7 @@ fn idempotency_keys_swagger_would_send(
 
 #[tokio::test]
 async fn swagger_ui_sends_a_fresh_idempotency_key_with_each_try_unless_one_is_typed() {
+    testing::needs_tools_of!(Suite::SwaggerScript);
     let app = TestApp::spawn().await;
     let script = app
         .get("/docs/swagger-initializer.js")

@@ -2,6 +2,7 @@ use e2e::{RedisChoice, TestApp};
 use reqwest::StatusCode;
 use serde_json::Value;
 use testing::redis::RedisServer;
+use testing::tools::Suite;
 
 #[tokio::test]
 async fn live_answers_ok() {
@@ -35,6 +36,7 @@ async fn ready_checks_redis_when_it_is_configured() {
 
 #[tokio::test]
 async fn ready_answers_200_degraded_not_503_when_redis_is_down() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let mut redis = RedisServer::start().expect("the tests start a private redis-server");
     let app = TestApp::builder()
         .redis(RedisChoice::Url(redis.url()))

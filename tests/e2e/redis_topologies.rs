@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
+use testing::tools::Suite;
 
 use e2e::fixtures::Executions;
 use e2e::{RedisChoice, TestApp, TestAppBuilder, WithIdempotencyKey, is_replay};
@@ -46,6 +47,7 @@ fn on_shared_cluster() -> TestAppBuilder {
 
 #[tokio::test]
 async fn readiness_reports_a_cluster_that_serves_every_slot() {
+    testing::needs_tools_of!(Suite::RedisCluster);
     let app = on_shared_cluster().spawn().await;
 
     let body = readiness(&app).await;
@@ -70,6 +72,7 @@ async fn readiness_names_a_single_node() {
 
 #[tokio::test]
 async fn keys_on_every_master_are_replayed_on_a_cluster() {
+    testing::needs_tools_of!(Suite::RedisCluster);
     let executions = Executions::default();
     let app = e2e::spawn_with_idempotency_fixtures(on_shared_cluster(), &executions).await;
     let keys: Vec<String> = (0..24).map(|n| format!("spread-{n}")).collect();
@@ -123,6 +126,7 @@ async fn records_per_master(app: &TestApp) -> usize {
 
 #[tokio::test]
 async fn scripts_flushed_from_every_node_are_loaded_again_on_first_use() {
+    testing::needs_tools_of!(Suite::RedisCluster);
     let executions = Executions::default();
     let app = e2e::spawn_with_idempotency_fixtures(on_shared_cluster(), &executions).await;
     assert_eq!(send_keyed(&app, "before").await.0, StatusCode::CREATED);
@@ -164,6 +168,7 @@ fn script_loads() -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cluster_with_a_master_down_at_start_up_is_served_not_refused() {
+    testing::needs_tools_of!(Suite::RedisCluster);
     let mut cluster = RedisCluster::start().expect("a private Redis Cluster");
     let down = cluster.masters().expect("CLUSTER NODES")[0].port;
     cluster.stop_node(down);
@@ -226,6 +231,7 @@ const PASSWORD: &str = "correct-horse-battery-staple";
 
 #[tokio::test]
 async fn a_password_in_the_url_reaches_a_protected_redis() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_with_password(PASSWORD).expect("a private redis-server");
 
     let app = TestApp::builder()
@@ -238,6 +244,7 @@ async fn a_password_in_the_url_reaches_a_protected_redis() {
 
 #[tokio::test]
 async fn redis_password_supplies_the_password_a_url_leaves_out() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_with_password(PASSWORD).expect("a private redis-server");
 
     let app = TestApp::builder()
@@ -251,6 +258,7 @@ async fn redis_password_supplies_the_password_a_url_leaves_out() {
 
 #[tokio::test]
 async fn a_wrong_password_stops_start_up_naming_redis_url_and_never_printing_it() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_with_password(PASSWORD).expect("a private redis-server");
     let wrong = "not-the-password-42";
     let url = redis.url().replace(PASSWORD, wrong);
@@ -271,6 +279,7 @@ async fn a_wrong_password_stops_start_up_naming_redis_url_and_never_printing_it(
 
 #[tokio::test]
 async fn a_wrong_password_in_redis_password_is_refused_without_printing_it() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_with_password(PASSWORD).expect("a private redis-server");
     let wrong = "not-the-password-43";
 
@@ -286,6 +295,7 @@ async fn a_wrong_password_in_redis_password_is_refused_without_printing_it() {
 
 #[tokio::test]
 async fn a_tls_redis_is_reached_over_rediss_trusting_its_ca() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_tls().expect("a private TLS redis-server");
     let executions = Executions::default();
     let builder = TestApp::builder()
@@ -306,6 +316,7 @@ async fn a_tls_redis_is_reached_over_rediss_trusting_its_ca() {
 
 #[tokio::test]
 async fn a_tls_redis_with_a_password_is_reached_with_both() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_tls_with_password(PASSWORD).expect("a private TLS redis-server");
 
     let app = TestApp::builder()
@@ -322,6 +333,7 @@ async fn a_tls_redis_with_a_password_is_reached_with_both() {
 
 #[tokio::test]
 async fn a_tls_redis_whose_certificate_is_not_trusted_stops_start_up_naming_redis_url() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start_tls().expect("a private TLS redis-server");
 
     let error = TestApp::builder()
@@ -394,6 +406,7 @@ async fn until_ready(app: &TestApp) -> Duration {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a_restart() {
+    testing::needs_tools_of!(Suite::RedisCluster);
     let mut cluster = RedisCluster::start().expect("a private Redis Cluster");
     let executions = Executions::default();
     let namespace = format!("test:{}:", testing::unique_suffix());

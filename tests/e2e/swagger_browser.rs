@@ -1,10 +1,13 @@
 //! Swagger UI in a real browser (headless Chromium through chromedriver): "Try it out" makes safe
-//! retries easy. Needs `chromium` and `chromium-driver` (`.ci/run` installs them); on failure a
-//! screenshot is written to `target/swagger-ui-failure.png`.
+//! retries easy. Needs Chromium (`CHROME` or `CHROMIUM` if set, else `chromium`,
+//! `chromium-browser` or `google-chrome` on `PATH`) and `chromedriver` on `PATH`; left out
+//! loudly without them (`testing::tools`). On failure a screenshot is written to
+//! `target/swagger-ui-failure.png`.
 
 use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+use testing::tools::{Suite, Tool};
 
 use serde_json::{Value, json};
 
@@ -28,13 +31,13 @@ impl Browser {
             .port();
         // A process group of its own, so that dropping the browser ends Chromium's processes
         // too (they outlive chromedriver otherwise).
-        let driver = Command::new("chromedriver")
+        let driver = Command::new(Tool::Chromedriver.require())
             .process_group(0)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("this test drives Chromium: install `chromium` and `chromium-driver` (.ci/run does)");
+            .expect("chromedriver starts");
         let http = reqwest::Client::new();
         let base = format!("http://127.0.0.1:{port}");
         let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
@@ -50,7 +53,7 @@ impl Browser {
             .json(&json!({ "capabilities": { "alwaysMatch": {
                 "browserName": "chrome",
                 "goog:chromeOptions": {
-                    "binary": "/usr/bin/chromium",
+                    "binary": Tool::Chromium.require(),
                     "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
                              "--disable-dev-shm-usage", "--window-size=1400,4000",
                              "--no-first-run", "--disable-background-networking",
@@ -242,6 +245,7 @@ async fn things_of(identity: &Identity, token: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn swagger_ui_sends_a_fresh_key_per_try_and_replays_a_typed_one() {
+    testing::needs_tools_of!(Suite::Browser);
     let identity = Identity::spawn().await;
     let alice = identity.signed_in("alice@example.com").await;
     let browser = Browser::start().await;

@@ -8,8 +8,11 @@
 //!   run again to rename once more.
 //! - `new-module <name> --entity <Entity> [--field <name:type>]...`: a new entity module from
 //!   the worked example, wired in, with optional fields of its own (see [`new_module`]).
+//! - `test [<step>...]`: everything CI runs, in CI's order, after checking every tool it
+//!   needs (see [`test`]).
 
 mod new_module;
+mod test;
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +50,11 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        ["test", "--help" | "-h"] => {
+            println!("{}", test::usage());
+            Ok(())
+        }
+        ["test", ref steps @ ..] => test::run(&workspace_root(), &test::steps(steps)?),
         ["help" | "--help" | "-h"] | [_, "--help" | "-h"] => {
             println!("{}", usage());
             Ok(())
@@ -94,7 +102,9 @@ fn usage() -> String {
          cargo xtask rename <slug> \"<Title>\"\n      \
          e.g. rename acme-orders \"Acme Orders\"\n  \
          cargo xtask new-module <name> --entity <Entity> [--field <name:type>]...\n      \
-         e.g. new-module orders --entity Order --field reference:string --field quantity:int\n\n\
+         e.g. new-module orders --entity Order --field reference:string --field quantity:int\n  \
+         cargo xtask test [<step>...]\n      \
+         everything CI runs, in its order (`cargo xtask test --help` lists the steps)\n\n\
          A --field is snake_case (camelCase in JSON) and optional: a nullable column, optional \
          when\ncreating or replacing, set or removed (null) by a merge patch. Its types:{types}"
     )

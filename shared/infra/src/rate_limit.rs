@@ -931,54 +931,10 @@ mod tests {
         assert_eq!(limiter.outages(), 1, "one outage, however many hits");
     }
 
-    /// A `redis-server` child on a free port, killed when dropped.
-    struct PrivateRedis {
-        port: u16,
-        child: std::process::Child,
-    }
-
-    impl PrivateRedis {
-        fn start() -> Self {
-            let port = std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|listener| listener.local_addr())
-                .map(|addr| addr.port())
-                .expect("a free port on 127.0.0.1");
-            let binary =
-                std::env::var("REDIS_SERVER_BIN").unwrap_or_else(|_| "redis-server".to_owned());
-            let child = std::process::Command::new(&binary)
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-                .args(["--save", "", "--appendonly", "no"])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap_or_else(|err| {
-                    panic!(
-                        "this test starts its own Redis and stops it: install redis-server \
-                         (e.g. `apt-get install redis-server`) or set REDIS_SERVER_BIN ({binary}: {err})"
-                    )
-                });
-            Self { port, child }
-        }
-
-        fn url(&self) -> String {
-            format!("redis://127.0.0.1:{}", self.port)
-        }
-
-        fn stop(&mut self) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-
-    impl Drop for PrivateRedis {
-        fn drop(&mut self) {
-            self.stop();
-        }
-    }
-
     #[tokio::test]
     async fn a_redis_outage_keeps_limiting_in_process() {
-        let mut server = PrivateRedis::start();
+        testing::needs_tools_of!(testing::tools::Suite::PrivateRedis);
+        let mut server = testing::redis::RedisServer::start().expect("a private redis-server");
         let deadline = Instant::now() + Duration::from_secs(10);
         let connection = loop {
             match crate::redis::connect(&server.url()).await {

@@ -573,6 +573,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_untrusted_certificate_is_an_error_not_an_outage() {
+        testing::needs_tools_of!(testing::tools::Suite::PrivateRedis);
         let server = testing::redis::RedisServer::start_tls().expect("a TLS redis-server");
 
         let result = Redis::connect(RedisOptions::node(server.url())).await;

@@ -12,9 +12,13 @@
 //!   fresh SQLite file.
 //! - [`gate`]: the idempotency-intent gate, adopted by a suite in one line.
 //! - [`smtp`]: an SMTP listener that catches the mail the service sends, one per test.
+//! - [`tools`]: the programs some suites need beyond Rust and a Redis (HAProxy, Chromium,
+//!   Node.js, `redis-server`), found on the machine; a suite whose tool is missing is left out
+//!   loudly ([`needs_tools_of!`]), or fails the run where every suite is required (CI).
 //!
-//! Nothing here is skipped quietly: when a service cannot be found the test fails and says
-//! how to provide one.
+//! Nothing here is skipped quietly: a Redis to reach is required, and when none can be found the
+//! test fails and says how to provide one; a suite left out for a missing tool says so on the
+//! terminal and in the summary at the end of the e2e run.
 //!
 //! No server started here outlives the test process, even one held in a static (statics are
 //! never dropped): each has a watchdog that kills it when the process ends (`process`).
@@ -27,6 +31,26 @@ pub mod redis;
 pub mod redis_cluster;
 pub mod smtp;
 pub mod tls;
+pub mod tools;
+
+/// Returns from the calling test when a tool its suite needs is missing here (after saying so
+/// on the terminal), or fails it when every suite is required; see [`tools::Suite::runs_here`].
+///
+/// ```ignore
+/// #[tokio::test]
+/// async fn two_instances_behind_a_load_balancer_pass_the_checker() {
+///     testing::needs_tools_of!(Suite::LoadBalancer);
+///     // ...
+/// }
+/// ```
+#[macro_export]
+macro_rules! needs_tools_of {
+    ($suite:expr) => {
+        if !$crate::tools::Suite::runs_here($suite) {
+            return;
+        }
+    };
+}
 
 /// A short random identifier for per-test namespaces.
 pub fn unique_suffix() -> String {

@@ -11,8 +11,10 @@ use crate::tls::TlsFiles;
 
 /// The Redis every test shares (each test uses its own key prefix).
 ///
-/// `REDIS_URL` if set; else 127.0.0.1:6379 if it answers; else a `redis-server` from `PATH`,
-/// started once for this test process (and killed by its watchdog when the process ends). Panics with instructions when none is available.
+/// `REDIS_URL` if set (the compose stack's Redis needs it, with its password); else
+/// 127.0.0.1:6379 if it answers; else a `redis-server` from `PATH`, started once for this test
+/// process (and killed by its watchdog when the process ends). Panics with instructions when
+/// none is available, or when 127.0.0.1:6379 wants a password that `REDIS_URL` does not give.
 pub fn shared_redis_url() -> String {
     static URL: OnceLock<String> = OnceLock::new();
     URL.get_or_init(|| {
@@ -24,6 +26,13 @@ pub fn shared_redis_url() -> String {
         let local = "redis://127.0.0.1:6379".to_owned();
         if answers(&local) {
             return local;
+        }
+        if wants_a_password(&local) {
+            panic!(
+                "the Redis on 127.0.0.1:6379 wants a password (the compose stack's does): \
+                 give the tests its URL, e.g. \
+                 REDIS_URL=redis://:compose-only-redis-password@127.0.0.1:6379"
+            );
         }
         match RedisServer::start() {
             Ok(server) => {
@@ -45,6 +54,21 @@ pub fn shared_redis_url() -> String {
 /// Whether a Redis at `url` answers PING within a second.
 pub fn answers(url: &str) -> bool {
     ::redis::Client::open(url).is_ok_and(|client| client_answers(&client))
+}
+
+/// Whether a Redis at `url` answers, but refuses commands until it is given a password.
+fn wants_a_password(url: &str) -> bool {
+    let Ok(client) = ::redis::Client::open(url) else {
+        return false;
+    };
+    let Ok(mut connection) = client.get_connection_with_timeout(Duration::from_secs(1)) else {
+        return false;
+    };
+    ::redis::cmd("PING")
+        .query::<String>(&mut connection)
+        .is_err_and(|err| {
+            err.kind() == ::redis::ErrorKind::AuthenticationFailed || err.code() == Some("NOAUTH")
+        })
 }
 
 /// Whether the Redis `client` points at answers PING within a second.
@@ -166,7 +190,7 @@ impl RedisServer {
     pub fn restart(&mut self) -> std::io::Result<()> {
         self.stop();
         let port = self.port.to_string();
-        let mut command = Command::new(redis_server_binary());
+        let mut command = Command::new(redis_server_binary()?);
         command.args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]);
         match &self.tls {
             Some(tls) => {
@@ -226,10 +250,9 @@ impl Drop for RedisServer {
     }
 }
 
-pub(crate) fn redis_server_binary() -> PathBuf {
-    std::env::var_os("REDIS_SERVER_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("redis-server"))
+/// `redis-server` from `REDIS_SERVER_BIN` or `PATH`.
+pub(crate) fn redis_server_binary() -> std::io::Result<PathBuf> {
+    crate::tools::Tool::RedisServer.located()
 }
 
 #[cfg(test)]
@@ -243,6 +266,7 @@ mod tests {
 
     #[test]
     fn a_tls_server_answers_a_client_that_trusts_its_ca_and_only_that_one() {
+        crate::needs_tools_of!(crate::tools::Suite::PrivateRedis);
         let server = RedisServer::start_tls().expect("a TLS redis-server");
         assert_eq!(
             server.url(),
@@ -284,6 +308,7 @@ mod tests {
 
     #[test]
     fn a_tls_server_with_a_password_takes_it_in_the_url() {
+        crate::needs_tools_of!(crate::tools::Suite::PrivateRedis);
         let server = RedisServer::start_tls_with_password("secret").expect("a TLS redis-server");
         assert_eq!(
             server.url(),

@@ -129,7 +129,7 @@ impl RedisCluster {
     fn create(&self, deadline: Instant) -> io::Result<()> {
         let log_path = self.nodes[0].dir.path().join("cluster-create.log");
         let log = File::create(&log_path)?;
-        let mut child = Command::new(redis_cli_binary())
+        let mut child = Command::new(redis_cli_binary()?)
             .args(["--cluster", "create"])
             .args(
                 self.nodes
@@ -480,7 +480,7 @@ impl Node {
 
     fn spawn(&mut self) -> io::Result<()> {
         let dir = self.dir.path();
-        let mut command = Command::new(redis_server_binary());
+        let mut command = Command::new(redis_server_binary()?);
         command
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
             .args([
@@ -552,10 +552,9 @@ fn node_url(port: u16) -> String {
     format!("redis://127.0.0.1:{port}")
 }
 
-fn redis_cli_binary() -> PathBuf {
-    std::env::var_os("REDIS_CLI_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("redis-cli"))
+/// `redis-cli` from `REDIS_CLI_BIN` or `PATH`.
+fn redis_cli_binary() -> io::Result<PathBuf> {
+    crate::tools::Tool::RedisCli.located()
 }
 
 fn remaining(deadline: Instant) -> Duration {
@@ -746,6 +745,7 @@ mod tests {
 
     #[test]
     fn the_shared_cluster_has_three_masters_with_a_replica_each_and_serves_keys() {
+        crate::needs_tools_of!(crate::tools::Suite::RedisCluster);
         let started = Instant::now();
         let cluster = shared_redis_cluster();
         eprintln!("cluster ready after {:?}", started.elapsed());
@@ -789,6 +789,7 @@ mod tests {
 
     #[test]
     fn a_manual_failover_swaps_roles_and_a_restarted_node_rejoins() {
+        crate::needs_tools_of!(crate::tools::Suite::RedisCluster);
         let started = Instant::now();
         let mut cluster = RedisCluster::start().expect("a cluster of its own");
         eprintln!("cluster started in {:?}", started.elapsed());

@@ -2,6 +2,7 @@
 //! execution, counted by Redis itself; and both backends behave the same.
 
 use std::collections::HashMap;
+use testing::tools::Suite;
 
 use e2e::{RedisChoice, TestApp, WithIdempotencyKey, is_replay};
 use reqwest::Method;
@@ -60,6 +61,7 @@ fn round_trips(delta: &HashMap<String, u64>) -> u64 {
 
 #[tokio::test]
 async fn a_first_execution_costs_two_redis_round_trips_and_a_replay_one() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let redis = RedisServer::start().expect("the tests start a private redis-server");
     let (app, _) = spawn(TestApp::builder().redis(RedisChoice::Url(redis.url()))).await;
     let send = |key: &'static str| {

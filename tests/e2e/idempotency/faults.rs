@@ -4,11 +4,13 @@ use e2e::{RedisChoice, TestApp, WithIdempotencyKey, is_replay};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 use testing::redis::RedisServer;
+use testing::tools::Suite;
 
 use super::{COUNTED, spawn};
 
 #[tokio::test]
 async fn requests_keep_succeeding_while_redis_is_down_and_guarding_resumes_after() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let mut redis = RedisServer::start().expect("the tests start a private redis-server");
     let (app, executions) = spawn(TestApp::builder().redis(RedisChoice::Url(redis.url()))).await;
     let send = |key: String| {
@@ -83,6 +85,7 @@ async fn spawn_with_redis_down() -> (TestApp, e2e::fixtures::Executions, RedisSe
 #[tokio::test]
 async fn a_fail_closed_operation_answers_503_with_retry_after_and_executes_nothing_while_redis_is_down()
  {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let (app, executions, _redis) = spawn_with_redis_down().await;
 
     let response = post_keyed(&app, FAIL_CLOSED).await;
@@ -97,6 +100,7 @@ async fn a_fail_closed_operation_answers_503_with_retry_after_and_executes_nothi
 
 #[tokio::test]
 async fn fail_open_operations_still_execute_while_a_fail_closed_one_refuses() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let (app, executions, _redis) = spawn_with_redis_down().await;
 
     let open = post_keyed(&app, COUNTED).await;

@@ -5,6 +5,7 @@
 use e2e::{CapturedLogs, TestApp, TestAppBuilder, assert_problem};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use testing::tools::Suite;
 
 use super::oidc_provider::{
     CLIENT_ID, CLIENT_SECRET, Callback, EndUser, OTHER_REDIRECT_URI, ProviderOptions, REDIRECT_URI,
@@ -132,6 +133,7 @@ fn email() -> String {
 
 #[tokio::test]
 async fn the_configured_providers_are_listed() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
 
     let response = identity.app.get("/api/v1/auth/oauth/providers").await;
@@ -146,6 +148,7 @@ async fn the_configured_providers_are_listed() {
 
 #[tokio::test]
 async fn authorize_answers_the_providers_url_with_state_nonce_and_pkce() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
 
     let response = identity.authorize(PROVIDER, REDIRECT_URI).await;
@@ -174,6 +177,7 @@ async fn authorize_answers_the_providers_url_with_state_nonce_and_pkce() {
 
 #[tokio::test]
 async fn a_first_sign_in_with_a_verified_email_makes_an_account() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
 
@@ -199,6 +203,7 @@ async fn a_first_sign_in_with_a_verified_email_makes_an_account() {
 
 #[tokio::test]
 async fn a_provider_that_keeps_the_address_out_of_its_id_tokens_is_asked_its_userinfo() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service_with_issuer(&provider_with_claims_in_userinfo().issuer).await;
     let address = email();
 
@@ -216,6 +221,7 @@ async fn a_provider_that_keeps_the_address_out_of_its_id_tokens_is_asked_its_use
 
 #[tokio::test]
 async fn a_userinfo_address_the_provider_did_not_verify_links_nothing() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service_with_issuer(&provider_with_claims_in_userinfo().issuer).await;
     let address = email();
     let local = identity.registered_and_confirmed(&address).await;
@@ -230,6 +236,7 @@ async fn a_userinfo_address_the_provider_did_not_verify_links_nothing() {
 
 #[tokio::test]
 async fn a_second_sign_in_finds_the_same_account_and_its_session_refreshes_like_any_other() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let user = EndUser::new(&email(), true);
     let first = tokens(identity.sign_in_with_provider(&user).await).await;
@@ -247,6 +254,7 @@ async fn a_second_sign_in_finds_the_same_account_and_its_session_refreshes_like_
 
 #[tokio::test]
 async fn a_verified_email_links_to_the_confirmed_account_with_that_address() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
     let local = identity.registered_and_confirmed(&address).await;
@@ -267,6 +275,7 @@ async fn a_verified_email_links_to_the_confirmed_account_with_that_address() {
 
 #[tokio::test]
 async fn an_email_the_provider_did_not_verify_links_nothing() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
     let local = identity.registered_and_confirmed(&address).await;
@@ -282,6 +291,7 @@ async fn an_email_the_provider_did_not_verify_links_nothing() {
 
 #[tokio::test]
 async fn an_unverified_email_makes_no_account_either() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
 
@@ -300,6 +310,7 @@ async fn an_unverified_email_makes_no_account_either() {
 
 #[tokio::test]
 async fn an_account_that_has_not_confirmed_its_address_is_not_linked() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
     let local = identity.signed_in(&address).await;
@@ -315,6 +326,7 @@ async fn an_account_that_has_not_confirmed_its_address_is_not_linked() {
 
 #[tokio::test]
 async fn with_account_creation_off_a_first_sign_in_without_an_account_is_refused() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service_with(TestApp::builder().setting("oauth.create_accounts", "false")).await;
 
     let response = identity
@@ -326,6 +338,7 @@ async fn with_account_creation_off_a_first_sign_in_without_an_account_is_refused
 
 #[tokio::test]
 async fn a_replayed_exchange_opens_no_second_session() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let url = identity.authorization_url().await;
     let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
@@ -340,6 +353,7 @@ async fn a_replayed_exchange_opens_no_second_session() {
 
 #[tokio::test]
 async fn no_secret_of_a_sign_in_reaches_the_logs() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let logs = CapturedLogs::install();
     let identity = service().await;
     let url = identity.authorization_url().await;
@@ -363,6 +377,7 @@ async fn no_secret_of_a_sign_in_reaches_the_logs() {
 
 #[tokio::test]
 async fn a_used_code_under_a_fresh_state_is_refused_by_the_provider() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let url = identity.authorization_url().await;
     let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
@@ -390,6 +405,7 @@ async fn a_used_code_under_a_fresh_state_is_refused_by_the_provider() {
 
 #[tokio::test]
 async fn a_state_the_service_never_issued_is_refused() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let url = identity.authorization_url().await;
     let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
@@ -409,6 +425,7 @@ async fn a_state_the_service_never_issued_is_refused() {
 
 #[tokio::test]
 async fn sign_ins_started_from_one_address_are_limited_and_others_are_not() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity =
         service_with(TestApp::builder().setting("rate_limit.provider_sign_ins_per_address", "2"))
             .await;
@@ -429,6 +446,7 @@ async fn sign_ins_started_from_one_address_are_limited_and_others_are_not() {
 
 #[tokio::test]
 async fn a_redirect_uri_outside_the_allow_list_is_refused() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
 
     let authorize = identity.authorize(PROVIDER, OTHER_REDIRECT_URI).await;
@@ -449,6 +467,7 @@ async fn a_redirect_uri_outside_the_allow_list_is_refused() {
 
 #[tokio::test]
 async fn an_exchange_must_name_the_redirect_uri_its_authorization_used() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service_with(TestApp::builder().setting(
         "oauth.providers.test.redirect_uris",
         &format!("{REDIRECT_URI},{OTHER_REDIRECT_URI}"),
@@ -464,6 +483,7 @@ async fn an_exchange_must_name_the_redirect_uri_its_authorization_used() {
 
 #[tokio::test]
 async fn an_id_token_whose_nonce_does_not_match_is_refused() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let url = identity.authorization_url().await;
     // The browser reaches the provider with another nonce than the service keeps: the ID
@@ -519,6 +539,7 @@ fn free_port() -> u16 {
 
 #[tokio::test]
 async fn a_provider_that_goes_down_before_the_exchange_answers_502_and_opens_nothing() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let own = start(ProviderOptions::default());
     let identity = service_with_issuer(&own.issuer).await;
     let address = email();
@@ -538,6 +559,7 @@ async fn a_provider_that_goes_down_before_the_exchange_answers_502_and_opens_not
 
 #[tokio::test]
 async fn a_provider_that_rotated_its_signing_key_is_followed() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let port = free_port();
     let options = ProviderOptions {
         port,
@@ -561,6 +583,7 @@ async fn a_provider_that_rotated_its_signing_key_is_followed() {
 
 #[tokio::test]
 async fn an_unknown_provider_is_404() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
 
     let authorize = identity.authorize("nobody", REDIRECT_URI).await;
@@ -577,6 +600,7 @@ async fn an_unknown_provider_is_404() {
 
 #[tokio::test]
 async fn a_locked_account_cannot_sign_in_with_a_provider() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let user = EndUser::new(&email(), true);
     let first = tokens(identity.sign_in_with_provider(&user).await).await;
@@ -592,6 +616,7 @@ async fn a_locked_account_cannot_sign_in_with_a_provider() {
 
 #[tokio::test]
 async fn a_locked_account_is_not_linked_either() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
     let local = identity.registered_and_confirmed(&address).await;
@@ -608,6 +633,7 @@ async fn a_locked_account_is_not_linked_either() {
 
 #[tokio::test]
 async fn a_linked_identity_can_be_removed_from_an_account_with_a_password() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
     let local = identity.registered_and_confirmed(&address).await;
@@ -637,6 +663,7 @@ async fn a_linked_identity_can_be_removed_from_an_account_with_a_password() {
 
 #[tokio::test]
 async fn the_only_way_to_sign_in_cannot_be_removed() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let signed_in = tokens(
         identity
@@ -666,6 +693,7 @@ async fn the_only_way_to_sign_in_cannot_be_removed() {
 
 #[tokio::test]
 async fn an_account_made_by_a_provider_has_no_password_to_guess() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
     tokens(

@@ -10,6 +10,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
 use reqwest::{StatusCode, header};
+use testing::tools::Tool;
 
 /// The client the provider knows this service as.
 pub const CLIENT_ID: &str = "e2e-service";
@@ -84,11 +85,11 @@ fn install() {
     if directory.join("node_modules/oidc-provider").exists() {
         return;
     }
-    let installed = Command::new("npm")
+    let installed = Command::new(Tool::Npm.require())
         .args(["ci", "--no-audit", "--no-fund"])
         .current_dir(&directory)
         .status()
-        .expect("npm is needed to install the test OpenID provider (apt-get install npm)");
+        .expect("npm starts");
     assert!(
         installed.success(),
         "npm ci in {} failed",
@@ -100,7 +101,7 @@ fn install() {
 pub fn start(options: ProviderOptions) -> TestProvider {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(install);
-    let mut child = Command::new("node")
+    let mut child = Command::new(Tool::Node.require())
         .arg("provider.mjs")
         .current_dir(directory())
         .env(
@@ -119,7 +120,7 @@ pub fn start(options: ProviderOptions) -> TestProvider {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("node is needed to run the test OpenID provider (apt-get install nodejs)");
+        .expect("node starts");
     let stdin = child.stdin.take().expect("piped stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
     let mut first_line = String::new();

@@ -2,6 +2,7 @@
 //! access token is refused by every module, on every instance sharing Redis, within a second.
 
 use std::time::Duration;
+use testing::tools::Suite;
 
 use e2e::{RedisChoice, TestApp, assert_problem};
 use reqwest::StatusCode;
@@ -210,6 +211,7 @@ async fn an_instance_started_after_a_revocation_refuses_the_token_at_once() {
 
 #[tokio::test]
 async fn a_revocation_made_while_redis_was_down_reaches_the_other_instance_when_it_returns() {
+    testing::needs_tools_of!(Suite::PrivateRedis);
     let mut redis = RedisServer::start().expect("a private redis-server");
     let (first, second) = two_instances(RedisChoice::Url(redis.url())).await;
     let alice = first.signed_in("alice@example.com").await;

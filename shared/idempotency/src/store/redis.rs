@@ -368,6 +368,7 @@ mod tests {
 
         backend_suite!(
             #[tokio::test]
+            needs testing::tools::Suite::RedisCluster;
             store().await
         );
     }
