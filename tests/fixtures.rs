@@ -151,7 +151,7 @@ impl IdempotencyFixtureApi {
 #[OpenApi(prefix_path = "/fixtures/idem")]
 impl IdempotencyFixtureApi {
     /// Sleeps `sleepMs`, counts, answers 201 with `Location` and `ETag`.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/counted", method = "post", operation_id = "fixtureCounted")]
     async fn counted(
         &self,
@@ -162,7 +162,7 @@ impl IdempotencyFixtureApi {
     }
 
     /// The same as `counted`, at another route.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(
         path = "/counted-too",
         method = "post",
@@ -180,21 +180,21 @@ impl IdempotencyFixtureApi {
     }
 
     /// The same as `counted`, but refusing requests without a key.
-    #[idempotent(key_required)]
+    #[idempotent(key_required, outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/required", method = "post", operation_id = "fixtureRequired")]
     async fn required(&self, body: Json<Value>) -> CountedResponse {
         self.counted_response(None, body.0).await
     }
 
     /// Counts, answers with the item id: one route template, many concrete paths.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/items/:id", method = "put", operation_id = "fixtureItem")]
     async fn item(&self, id: Path<String>, body: Json<Value>) -> VariousResponse {
         VariousResponse::Json(Json(self.execute(json!({ "id": id.0, "body": body.0 }))))
     }
 
     /// The same as `counted`, for a signed-in caller only; echoes the caller's id.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/secured", method = "post", operation_id = "fixtureSecured")]
     async fn secured(&self, auth: kernel::BearerAuth, body: Json<Value>) -> CountedResponse {
         self.counted_response(None, json!({ "caller": auth.0.subject, "body": body.0 }))
@@ -202,7 +202,7 @@ impl IdempotencyFixtureApi {
     }
 
     /// The same as `counted`, but failing closed: 503 rather than unguarded when the store fails.
-    #[idempotent(on_store_failure = "reject")]
+    #[idempotent(on_store_failure = "reject", outside_database = "counts its executions in memory, for the tests")]
     #[oai(
         path = "/fail-closed",
         method = "post",
@@ -213,7 +213,7 @@ impl IdempotencyFixtureApi {
     }
 
     /// Counts, then panics on its first execution; answers like `counted` after that.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/panics", method = "post", operation_id = "fixturePanics")]
     async fn panics(&self, body: Json<Value>) -> CountedResponse {
         let response = self.counted_response(None, body.0).await;
@@ -225,7 +225,7 @@ impl IdempotencyFixtureApi {
 
     /// Counts, then answers like `counted`; its first execution waits until the test calls
     /// `Executions::release_first`, so a test can order two executions' ends.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/held", method = "post", operation_id = "fixtureHeld")]
     async fn held(&self, body: Json<Value>) -> CountedResponse {
         let execution = self.execute(body.0);
@@ -241,7 +241,7 @@ impl IdempotencyFixtureApi {
     }
 
     /// Counts, answers 204 with no body.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/empty", method = "post", operation_id = "fixtureEmpty")]
     async fn empty(&self) -> EmptyResponse {
         self.executions.record();
@@ -249,7 +249,7 @@ impl IdempotencyFixtureApi {
     }
 
     /// Fails with a 500 on its first execution, then succeeds.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/flaky", method = "post", operation_id = "fixtureFlaky")]
     async fn flaky(&self) -> Result<VariousResponse, FixtureError> {
         let execution = self.execute(Value::Null);
@@ -260,7 +260,7 @@ impl IdempotencyFixtureApi {
     }
 
     /// Answers `kind`: a 409 problem, text, a streamed JSON body, a redirect, or JSON.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the tests")]
     #[oai(path = "/various", method = "post", operation_id = "fixtureVarious")]
     async fn various(&self, kind: Query<String>) -> VariousResponse {
         let execution = self.execute(Value::Null);
@@ -288,8 +288,9 @@ impl IdempotencyFixtureApi {
 }
 
 /// Operations under `/api/v1/fixtures/effects` that leave a row in `fixture_effects` (their
-/// side effect, counted by the tests) in one database transaction: one transactional, one
-/// plainly idempotent, to show the difference a crash after the commit makes.
+/// side effect, counted by the tests) in one database transaction: one durable (its answer
+/// committed with the effect), one that commits the effect alone, to show the difference a crash
+/// after the commit makes.
 #[derive(Clone)]
 pub struct EffectsFixtureApi {
     pool: sqlx::AnyPool,
@@ -354,22 +355,21 @@ impl EffectsFixtureApi {
             .expect("counting effects")
     }
 
-    /// Inserts the effect in a transaction; `record` writes the outcome in it before the commit.
+    /// Inserts the effect in `transaction`.
     async fn take_effect(
-        &self,
+        transaction: &mut sqlx::AnyConnection,
         label: String,
-    ) -> kernel::AppResult<(sqlx::Transaction<'static, sqlx::Any>, Effect)> {
+    ) -> kernel::AppResult<Effect> {
         let effect = Effect {
             id: uuid::Uuid::new_v4().to_string(),
             label,
         };
-        let mut transaction = self.pool.begin().await?;
         sqlx::query("INSERT INTO fixture_effects (id, label) VALUES ($1, $2)")
             .bind(&effect.id)
             .bind(&effect.label)
             .execute(&mut *transaction)
             .await?;
-        Ok((transaction, effect))
+        Ok(effect)
     }
 }
 
@@ -377,7 +377,7 @@ impl EffectsFixtureApi {
 #[OpenApi(prefix_path = "/fixtures/effects")]
 impl EffectsFixtureApi {
     /// Takes effect and commits its answer with it.
-    #[idempotent(transactional)]
+    #[idempotent]
     #[oai(
         path = "/transactional",
         method = "post",
@@ -388,21 +388,21 @@ impl EffectsFixtureApi {
         outcome: idempotency::OutcomeRecorder,
         body: Json<EffectInput>,
     ) -> Result<idempotency::Recorded<EffectResponse>, FixtureError> {
-        let (mut transaction, effect) = self.take_effect(body.0.label).await?;
-        let recorded = outcome
-            .prepare(EffectResponse::Created(Json(effect)))
-            .await?
-            .record(&mut transaction)
-            .await?;
-        transaction.commit().await?;
-        Ok(recorded)
+        let mut transaction = outcome.begin(&self.pool).await?;
+        let effect = Self::take_effect(&mut transaction, body.0.label).await?;
+        Ok(transaction
+            .commit(EffectResponse::Created(Json(effect)))
+            .await?)
     }
 
     /// Takes effect; the answer is kept only by the idempotency store.
-    #[idempotent]
+    #[idempotent(
+        outside_database = "the baseline: commits its effect without its answer, to show what a crash after the commit does then"
+    )]
     #[oai(path = "/plain", method = "post", operation_id = "fixtureEffectPlain")]
     async fn plain(&self, body: Json<EffectInput>) -> Result<EffectResponse, FixtureError> {
-        let (transaction, effect) = self.take_effect(body.0.label).await?;
+        let mut transaction = self.pool.begin().await?;
+        let effect = Self::take_effect(&mut transaction, body.0.label).await?;
         transaction.commit().await?;
         Ok(EffectResponse::Created(Json(effect)))
     }

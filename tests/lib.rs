@@ -221,7 +221,7 @@ impl TestApp {
     pub fn guard_marks(&self) -> testing::gate::GuardMarks {
         testing::gate::GuardMarks {
             store_operations: self.idempotency.store().operations(),
-            outcome_reads: self.idempotency.outcome_reads(),
+            durable_claims: self.idempotency.metrics().durable_claims,
         }
     }
 

@@ -317,15 +317,19 @@ pub fn intent_inventory(document: &Value) -> String {
                         retention,
                         key_required,
                         on_store_failure,
-                        transactional,
+                        durable,
+                        effect_outside_database,
                     })) => (
                         "idempotent",
                         format!(
                             "replayed for {retention}{}{}{}",
-                            if transactional {
-                                "; transactional (the answer is committed with the effect)"
-                            } else {
-                                ""
+                            match (durable, effect_outside_database) {
+                                (true, _) => "; durable (the answer is committed with the effect)"
+                                    .to_owned(),
+                                (false, Some(what)) => {
+                                    format!("; not durable: its effect is outside the database ({what})")
+                                }
+                                (false, None) => "; not durable".to_owned(),
                             },
                             if key_required { "; key required" } else { "" },
                             if on_store_failure == OnStoreFailure::Reject {
@@ -379,15 +383,16 @@ mod tests {
     }
 
     #[test]
-    fn the_inventory_says_which_operations_are_transactional_require_a_key_or_fail_closed() {
+    fn the_inventory_says_which_operations_are_durable_require_a_key_or_fail_closed() {
         let document = json!({ "paths": {
             "/pay": { "post": { "operationId": "pay", "x-idempotency": {
                 "intent": "idempotent", "retention": "PT24H", "keyRequired": true,
-                "onStoreFailure": "reject", "transactional": true
+                "onStoreFailure": "reject", "durable": true
             } } },
             "/things": { "post": { "operationId": "create", "x-idempotency": {
                 "intent": "idempotent", "retention": "PT24H", "keyRequired": false,
-                "onStoreFailure": "execute"
+                "onStoreFailure": "execute", "durable": false,
+                "effectOutsideDatabase": "queues a mail"
             } } },
             "/login": { "post": { "operationId": "login", "x-idempotency": {
                 "intent": "non-idempotent", "justification": "fresh tokens"
@@ -397,10 +402,10 @@ mod tests {
         let table = intent_inventory(&document);
 
         assert!(table.contains(
-            "| `pay` | `POST /pay` | idempotent | replayed for PT24H; transactional (the answer is committed with the effect); key required; fails closed (503) when the store is down |"
+            "| `pay` | `POST /pay` | idempotent | replayed for PT24H; durable (the answer is committed with the effect); key required; fails closed (503) when the store is down |"
         ), "{table}");
         assert!(
-            table.contains("| `create` | `POST /things` | idempotent | replayed for PT24H |"),
+            table.contains("| `create` | `POST /things` | idempotent | replayed for PT24H; not durable: its effect is outside the database (queues a mail) |"),
             "{table}"
         );
         assert!(

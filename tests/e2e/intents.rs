@@ -236,7 +236,11 @@ async fn a_secured_operation_scoped_anonymously_fails_the_gate_by_name() {
 mod shared_base {
     use idempotency::intent::Intent;
 
-    pub const CREATE: Intent = Intent::IDEMPOTENT;
+    pub const CREATE: Intent = Intent::Idempotent {
+        key_required: false,
+        on_store_failure: idempotency::intent::OnStoreFailure::Execute,
+        effect: idempotency::intent::Effect::OutsideDatabase("counts its executions in memory"),
+    };
     pub const AUDIT: Intent = Intent::NonIdempotent {
         justification: "each call is an audit event of its own",
     };
@@ -263,7 +267,7 @@ impl InheritingApi {
     }
 
     /// The base would say AUDIT; this API overrides it.
-    #[idempotent]
+    #[idempotent(outside_database = "counts its executions in memory, for the test")]
     #[oai(path = "/override", method = "post", operation_id = "inheritOverride")]
     async fn overridden(&self) -> PlainText<String> {
         PlainText(format!("{}", self.executions.record()))
@@ -296,16 +300,17 @@ async fn inherited_and_overridden_intents_are_what_is_served() {
     );
 }
 
-/// Documented as transactional, but guarded as a plain idempotent operation: its guard never
-/// looks for a committed outcome, so a crash after its commit would execute it again.
-struct TransactionalInNameOnlyApi;
+/// Documented as durable, but guarded as an operation whose effect is outside the database: its
+/// handler is never handed the means to commit its answer, so a crash after its commit would
+/// execute it again.
+struct DurableInNameOnlyApi;
 
 #[OpenApi(prefix_path = "/gate")]
-impl TransactionalInNameOnlyApi {
+impl DurableInNameOnlyApi {
     #[oai(
         path = "/in-name-only",
         method = "post",
-        operation_id = "gateTransactionalInNameOnly",
+        operation_id = "gateDurableInNameOnly",
         transform = "idempotent"
     )]
     async fn in_name_only(&self) -> PlainText<&'static str> {
@@ -313,39 +318,33 @@ impl TransactionalInNameOnlyApi {
     }
 }
 
-impl DeclaredIntents for TransactionalInNameOnlyApi {
+impl DeclaredIntents for DurableInNameOnlyApi {
     fn declared_intents() -> Vec<OperationIntent> {
         vec![OperationIntent {
-            operation_id: "gateTransactionalInNameOnly",
+            operation_id: "gateDurableInNameOnly",
             method: "POST",
             path: "/gate/in-name-only",
-            intent: Intent::Idempotent {
-                key_required: false,
-                on_store_failure: idempotency::intent::OnStoreFailure::Execute,
-                transactional: true,
-            },
+            intent: Intent::IDEMPOTENT,
         }]
     }
 }
 
 #[tokio::test]
-async fn a_transactional_operation_that_never_looks_for_its_outcome_fails_the_gate_by_name() {
-    let app = TestApp::builder()
-        .spawn_with(TransactionalInNameOnlyApi)
-        .await;
+async fn a_durable_operation_whose_guard_hands_it_no_recorder_fails_the_gate_by_name() {
+    let app = TestApp::builder().spawn_with(DurableInNameOnlyApi).await;
 
     let failures = gate_failures(&app).await;
 
     assert!(
         failures.iter().any(|f| f
-            .contains("(gateTransactionalInNameOnly): documented as transactional")
-            && f.contains("did not look for a committed outcome")),
+            .contains("(gateDurableInNameOnly): documented as durable")
+            && f.contains("was not handed the means to commit its answer")),
         "{failures:?}"
     );
 }
 
 #[tokio::test]
-async fn the_transactional_fixtures_pass_the_gate() {
+async fn the_durable_fixtures_pass_the_gate() {
     let database = testing::database::TestDatabase::create().await;
     let fixture = e2e::fixtures::EffectsFixtureApi::connect(database.url()).await;
     let app = TestApp::builder()

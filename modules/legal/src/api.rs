@@ -210,7 +210,7 @@ impl LegalApi {
     /// then. Send an `Idempotency-Key`: a retry with the same key and body gets the first answer
     /// back instead of publishing a second version (the answer is committed with the version).
     /// `403` for a caller who is not an administrator.
-    #[idempotent(transactional)]
+    #[idempotent]
     #[oai(
         path = "/documents/:kind/versions",
         method = "post",
@@ -259,13 +259,15 @@ impl LegalApi {
         &self,
         req: &Request,
         auth: BearerAuth,
+        outcome: OutcomeRecorder,
         body: Json<AcceptanceInput>,
-    ) -> Result<AcceptResponse, AcceptError> {
+    ) -> Result<Recorded<AcceptResponse>, AcceptError> {
         let kind = Kind::parse(&body.kind)?;
         let version = i64::from(body.version);
         let user = auth.0.subject.as_str();
+        let mut tx = outcome.begin(self.repository.pool()).await?;
         if let Some(existing) = self.repository.acceptance(user, &kind, version).await? {
-            return Ok(AcceptResponse::AlreadyAccepted(Json(existing)));
+            return Ok(tx.commit(AcceptResponse::AlreadyAccepted(Json(existing))).await?);
         }
         let now = now_ms();
         let found = self
@@ -300,12 +302,12 @@ impl LegalApi {
             user_agent: agent.as_deref(),
             request_id: request_id.as_deref(),
         };
-        if let Some(created) = self.repository.insert_acceptance(&acceptance).await? {
-            return Ok(AcceptResponse::Created(Json(created)));
+        if let Some(created) = self.repository.insert_acceptance(&mut tx, &acceptance).await? {
+            return Ok(tx.commit(AcceptResponse::Created(Json(created))).await?);
         }
         // A concurrent acceptance of the same version won: its record is the one.
         match self.repository.acceptance(user, &kind, version).await? {
-            Some(existing) => Ok(AcceptResponse::AlreadyAccepted(Json(existing))),
+            Some(existing) => Ok(tx.commit(AcceptResponse::AlreadyAccepted(Json(existing))).await?),
             None => Err(AppError::internal("an acceptance was neither inserted nor found").into()),
         }
     }

@@ -11,7 +11,7 @@ use infra::Database;
 use kernel::AppResult;
 use poem::IntoResponse;
 use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
 
 use crate::model::{Acceptance, DocumentVersion, Kind, Publication};
 use infra::database::timestamp;
@@ -51,6 +51,11 @@ impl LegalRepository {
         Self { database }
     }
 
+    /// Where a durable operation's transaction begins (`idempotency::OutcomeRecorder::begin`).
+    pub fn pool(&self) -> &AnyPool {
+        self.database.pool()
+    }
+
     /// Publishes a new version of `publication.kind`, numbered after the latest one, and
     /// records the answer `respond` makes of it (see `idempotency::durable`), in one
     /// transaction. The first statement takes the kind's row, so concurrent publishes of one
@@ -63,6 +68,8 @@ impl LegalRepository {
     ) -> AppResult<Recorded<R>> {
         let kind = publication.kind.as_str();
         let mut tx = self.database.pool().begin().await?;
+        // The key first: a duplicate of this request waits here, then finds it answered.
+        outcome.reserve(&mut tx).await?;
         sqlx::query(
             "INSERT INTO legal_documents (kind, latest_version) VALUES ($1, 0)
              ON CONFLICT (kind) DO NOTHING",
@@ -202,6 +209,7 @@ impl LegalRepository {
     /// acceptances exactly one inserts).
     pub async fn insert_acceptance(
         &self,
+        tx: &mut AnyConnection,
         acceptance: &NewAcceptance<'_>,
     ) -> AppResult<Option<Acceptance>> {
         let row = sqlx::query(AssertSqlSafe(format!(
@@ -219,7 +227,7 @@ impl LegalRepository {
         .bind(acceptance.client_address)
         .bind(acceptance.user_agent)
         .bind(acceptance.request_id)
-        .fetch_optional(self.database.pool())
+        .fetch_optional(&mut *tx)
         .await?;
         row.as_ref().map(acceptance_from_row).transpose()
     }

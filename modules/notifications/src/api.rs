@@ -8,6 +8,7 @@ use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use infra::UserDirectory;
 use infra::database::{now_ms, timestamp};
+use idempotency::{OutcomeRecorder, Recorded};
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
 use poem::Request;
 use poem_openapi::param::{Path, Query};
@@ -145,8 +146,9 @@ impl NotificationsApi {
         &self,
         req: &Request,
         auth: BearerAuth,
+        outcome: OutcomeRecorder,
         body: Json<NewNotification>,
-    ) -> Result<SendResponse, SendError> {
+    ) -> Result<Recorded<SendResponse>, SendError> {
         may_send(&auth.0)?;
         let recipient_id = body.recipient_id.as_str();
         if self.directory.contact(recipient_id).await?.is_none() {
@@ -167,7 +169,14 @@ impl NotificationsApi {
             created_at: timestamp(now_ms())?,
             read_at: None,
         };
-        self.repository.insert(&notification, recipient_id).await?;
+        let mut tx = outcome.begin(self.repository.pool()).await?;
+        self.repository
+            .insert(&mut tx, &notification, recipient_id)
+            .await?;
+        let location = created_location(req, &notification.id);
+        let sent = tx
+            .commit(SendResponse::Created(Json(notification.clone()), location))
+            .await?;
         self.worker.wake();
         if notification
             .channels
@@ -180,8 +189,7 @@ impl NotificationsApi {
                 })
                 .await;
         }
-        let location = created_location(req, &notification.id);
-        Ok(SendResponse::Created(Json(notification), location))
+        Ok(sent)
     }
 
     /// List the caller's notifications
@@ -320,8 +328,13 @@ impl NotificationsApi {
         &self,
         auth: BearerAuth,
         id: Path<String>,
-    ) -> Result<ChangedResponse, NotificationError> {
-        let found = self.repository.delete(&auth.0.subject, &id.0).await?;
-        ChangedResponse::of(found)
+        outcome: OutcomeRecorder,
+    ) -> Result<Recorded<ChangedResponse>, NotificationError> {
+        let mut tx = outcome.begin(self.repository.pool()).await?;
+        let found = self
+            .repository
+            .delete(&mut tx, &auth.0.subject, &id.0)
+            .await?;
+        Ok(tx.commit(ChangedResponse::of(found)?).await?)
     }
 }

@@ -5,7 +5,7 @@ use infra::Database;
 use infra::database::{Dialect, now_ms};
 use kernel::{AppResult, PageRequest};
 use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
 
 use crate::model::{Channel, Notification};
 use infra::database::{timestamp, unix_ms};
@@ -51,12 +51,21 @@ impl NotificationRepository {
         Self { database }
     }
 
-    /// Stores a notification and, when it goes by mail, its delivery job: one transaction, so
-    /// there is never a mail without its notification nor a notification whose mail is lost.
-    pub async fn insert(&self, notification: &Notification, recipient_id: &str) -> AppResult<()> {
+    /// Where a durable operation's transaction begins (`idempotency::OutcomeRecorder::begin`).
+    pub fn pool(&self) -> &AnyPool {
+        self.database.pool()
+    }
+
+    /// Stores a notification and, when it goes by mail, its delivery job, in `tx`: there is
+    /// never a mail without its notification nor a notification whose mail is lost.
+    pub async fn insert(
+        &self,
+        tx: &mut AnyConnection,
+        notification: &Notification,
+        recipient_id: &str,
+    ) -> AppResult<()> {
         let has = |channel| notification.channels.contains(&channel);
         let created_ms = unix_ms(notification.created_at);
-        let mut tx = self.database.pool().begin().await?;
         sqlx::query(
             "INSERT INTO notifications (id, recipient_id, sender_id, title, body, in_app, by_email, created_at_ms)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -83,7 +92,7 @@ impl NotificationRepository {
             .execute(&mut *tx)
             .await?;
         }
-        Ok(tx.commit().await?)
+        Ok(())
     }
 
     /// One page of the recipient's in-app notifications, newest first; only the unread ones
@@ -168,15 +177,20 @@ impl NotificationRepository {
         Ok(done.rows_affected())
     }
 
-    /// Deletes one of the recipient's notifications; whether there was one. A mail not sent
-    /// yet is then skipped.
-    pub async fn delete(&self, recipient: &str, id: &str) -> AppResult<bool> {
+    /// Deletes one of the recipient's notifications in `tx`; whether there was one. A mail not
+    /// sent yet is then skipped.
+    pub async fn delete(
+        &self,
+        tx: &mut AnyConnection,
+        recipient: &str,
+        id: &str,
+    ) -> AppResult<bool> {
         let done = sqlx::query(
             "DELETE FROM notifications WHERE recipient_id = $1 AND id = $2 AND in_app = 1",
         )
         .bind(recipient)
         .bind(id)
-        .execute(self.database.pool())
+        .execute(&mut *tx)
         .await?;
         Ok(done.rows_affected() > 0)
     }

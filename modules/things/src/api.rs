@@ -1,11 +1,15 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
 use crud::{EntityTag, IfMatch, IfNoneMatch, Preconditions, conditional_write, created_location};
+use idempotency::{OutcomeRecorder, Recorded};
 use kernel::{AppError, BearerAuth, Page, PageRequest};
 use poem::Request;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
+// The writes run in the request's durable transaction, which `conditional_write` reaches from
+// a closure it may call more than once: the lock lends it to one call at a time.
+use tokio::sync::Mutex;
 
 use crate::ThingsSettings;
 use crate::model::{Thing, ThingInput, ThingOrder, ThingPatch};
@@ -210,21 +214,21 @@ impl ThingsApi {
         &self,
         req: &Request,
         auth: BearerAuth,
+        outcome: OutcomeRecorder,
         body: Json<ThingInput>,
-    ) -> Result<CreateThingResponse, CreateThingError> {
+    ) -> Result<Recorded<CreateThingResponse>, CreateThingError> {
         let fields = body.parse()?;
         let owner = &auth.0.subject;
-        let Some(thing) = self
-            .repository
-            .insert(owner, &fields, self.settings.max_things_per_owner)
-            .await?
-        else {
+        let limit = self.settings.max_things_per_owner;
+        let mut tx = outcome.begin(self.repository.pool()).await?;
+        let Some(thing) = self.repository.insert(&mut tx, owner, &fields, limit).await? else {
             let limit = "The caller already holds as many things as allowed.";
             return Err(AppError::Conflict(limit.into()).into());
         };
         let location = created_location(req, &thing.id);
         let etag = thing.etag();
-        Ok(CreateThingResponse::Created(Json(thing), location, etag))
+        let created = CreateThingResponse::Created(Json(thing), location, etag);
+        Ok(tx.commit(created).await?)
     }
 
     /// Replace a thing
@@ -242,18 +246,24 @@ impl ThingsApi {
         /// The `ETag` of the version this change is based on: 412 when the thing changed since.
         #[oai(name = "If-Match")]
         if_match: IfMatch,
+        outcome: OutcomeRecorder,
         body: Json<ThingInput>,
-    ) -> Result<UpdateThingResponse, ChangeThingError> {
+    ) -> Result<Recorded<UpdateThingResponse>, ChangeThingError> {
         let fields = body.parse()?;
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
+        let tx = Mutex::new(outcome.begin(self.repository.pool()).await?);
+        let (tx_ref, fields) = (&tx, &fields);
         let updated = conditional_write(
             &preconditions,
             || self.repository.version(owner, id),
-            |version| self.repository.update(owner, id, version, &fields),
+            |version| async move {
+                let mut tx = tx_ref.lock().await;
+                self.repository.update(&mut tx, owner, id, version, fields).await
+            },
         )
         .await?;
-        UpdateThingResponse::of(updated)
+        Ok(tx.into_inner().commit(UpdateThingResponse::of(updated)?).await?)
     }
 
     /// Change some fields of a thing
@@ -270,19 +280,25 @@ impl ThingsApi {
         /// The `ETag` of the version this change is based on: 412 when the thing changed since.
         #[oai(name = "If-Match")]
         if_match: IfMatch,
+        outcome: OutcomeRecorder,
         body: PatchThingRequest,
-    ) -> Result<UpdateThingResponse, ChangeThingError> {
+    ) -> Result<Recorded<UpdateThingResponse>, ChangeThingError> {
         let PatchThingRequest::MergePatch(patch) = body;
         let changes = patch.parse()?;
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
+        let tx = Mutex::new(outcome.begin(self.repository.pool()).await?);
+        let (tx_ref, changes) = (&tx, &changes);
         let patched = conditional_write(
             &preconditions,
             || self.repository.version(owner, id),
-            |version| self.repository.patch(owner, id, version, &changes),
+            |version| async move {
+                let mut tx = tx_ref.lock().await;
+                self.repository.patch(&mut tx, owner, id, version, changes).await
+            },
         )
         .await?;
-        UpdateThingResponse::of(patched)
+        Ok(tx.into_inner().commit(UpdateThingResponse::of(patched)?).await?)
     }
 
     /// Delete a thing
@@ -300,18 +316,22 @@ impl ThingsApi {
         /// The `ETag` of the version this change is based on: 412 when the thing changed since.
         #[oai(name = "If-Match")]
         if_match: IfMatch,
-    ) -> Result<DeleteThingResponse, DeleteThingError> {
+        outcome: OutcomeRecorder,
+    ) -> Result<Recorded<DeleteThingResponse>, DeleteThingError> {
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
+        let tx = Mutex::new(outcome.begin(self.repository.pool()).await?);
+        let tx_ref = &tx;
         conditional_write(
             &preconditions,
             || self.repository.version(owner, id),
             |version| async move {
-                let deleted = self.repository.delete(owner, id, version).await?;
+                let mut tx = tx_ref.lock().await;
+                let deleted = self.repository.delete(&mut tx, owner, id, version).await?;
                 Ok(deleted.then_some(()))
             },
         )
         .await?;
-        Ok(DeleteThingResponse::Deleted)
+        Ok(tx.into_inner().commit(DeleteThingResponse::Deleted).await?)
     }
 }

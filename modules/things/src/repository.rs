@@ -9,7 +9,7 @@ use infra::Database;
 use infra::database::{now_ms, timestamp};
 use kernel::{AppError, AppResult, PageRequest};
 use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
 
 use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder};
 
@@ -25,6 +25,12 @@ pub struct ThingRepository {
 impl ThingRepository {
     pub fn new(database: Database) -> Self {
         Self { database }
+    }
+
+    /// Where the writes' transactions begin: each write below runs inside one, which the API
+    /// commits together with the request's answer (`idempotency::OutcomeRecorder::commit`).
+    pub fn pool(&self) -> &AnyPool {
+        self.database.pool()
     }
 
     /// How many things `owner` holds whose name contains `name_contains` (any, when `None`).
@@ -79,11 +85,12 @@ impl ThingRepository {
         row.as_ref().map(thing_from_row).transpose()
     }
 
-    /// Creates a thing, unless `owner` already holds `limit` things: `None` then. One
-    /// transaction that first counts the thing on the owner's row, conditionally, so that
-    /// concurrent creates queue there and the limit holds however many arrive at once.
+    /// Creates a thing in `tx`, unless `owner` already holds `limit` things: `None` then. It
+    /// first counts the thing on the owner's row, conditionally, so that concurrent creates
+    /// queue there and the limit holds however many arrive at once.
     pub async fn insert(
         &self,
+        tx: &mut AnyConnection,
         owner: &str,
         fields: &ThingFields,
         limit: u64,
@@ -97,7 +104,6 @@ impl ThingRepository {
             created_at: timestamp(now)?,
             updated_at: timestamp(now)?,
         };
-        let mut tx = self.database.pool().begin().await?;
         sqlx::query(
             "INSERT INTO things_owners (owner_id, things) VALUES ($1, 0) ON CONFLICT (owner_id) DO NOTHING",
         )
@@ -127,7 +133,6 @@ impl ThingRepository {
         .bind(&thing.description)
         .execute(&mut *tx)
         .await?;
-        tx.commit().await?;
         Ok(Some(thing))
     }
 
@@ -142,10 +147,11 @@ impl ThingRepository {
             .transpose()
     }
 
-    /// Replaces the fields of a thing if it is still at `version`, in one statement; the thing
-    /// as written, or `None` when the owner has no such thing at that version.
+    /// Replaces the fields of a thing in `tx` if it is still at `version`, in one statement;
+    /// the thing as written, or `None` when the owner has no such thing at that version.
     pub async fn update(
         &self,
+        tx: &mut AnyConnection,
         owner: &str,
         id: &str,
         version: i64,
@@ -163,15 +169,16 @@ impl ThingRepository {
         .bind(now_ms())
         .bind(fields.name.as_str())
         .bind(&fields.description)
-        .fetch_optional(self.database.pool())
+        .fetch_optional(&mut *tx)
         .await?;
         row.as_ref().map(thing_from_row).transpose()
     }
 
-    /// Applies a merge patch to a thing if it is still at `version`, in one statement; the thing
-    /// as written, or `None` when the owner has no such thing at that version.
+    /// Applies a merge patch to a thing in `tx` if it is still at `version`, in one statement;
+    /// the thing as written, or `None` when the owner has no such thing at that version.
     pub async fn patch(
         &self,
+        tx: &mut AnyConnection,
         owner: &str,
         id: &str,
         version: i64,
@@ -192,15 +199,20 @@ impl ThingRepository {
         .bind(changes.name.as_ref().map(ThingName::as_str))
         .bind(changes.description.is_some())
         .bind(changes.description.clone().flatten())
-        .fetch_optional(self.database.pool())
+        .fetch_optional(&mut *tx)
         .await?;
         row.as_ref().map(thing_from_row).transpose()
     }
 
-    /// Deletes a thing if it is still at `version`, and uncounts it from its owner, in one
-    /// transaction; whether it did.
-    pub async fn delete(&self, owner: &str, id: &str, version: i64) -> AppResult<bool> {
-        let mut tx = self.database.pool().begin().await?;
+    /// Deletes a thing in `tx` if it is still at `version`, and uncounts it from its owner;
+    /// whether it did.
+    pub async fn delete(
+        &self,
+        tx: &mut AnyConnection,
+        owner: &str,
+        id: &str,
+        version: i64,
+    ) -> AppResult<bool> {
         let deleted =
             sqlx::query("DELETE FROM things WHERE owner_id = $1 AND id = $2 AND version = $3")
                 .bind(owner)
@@ -215,7 +227,6 @@ impl ThingRepository {
             .bind(owner)
             .execute(&mut *tx)
             .await?;
-        tx.commit().await?;
         Ok(true)
     }
 }

@@ -3,10 +3,14 @@
 //! Put it above `#[OpenApi]` on an API impl. On every operation it reads one of:
 //!
 //! - `#[idempotent]` (or `#[idempotent(key_required)]`, `#[idempotent(on_store_failure =
-//!   "reject")]`, `#[idempotent(transactional)]`, or several): the operation is wrapped by the
-//!   idempotency guard, by adding (or composing with) its `transform`. Declaring and guarding are one act, so one can never drift
-//!   from the other. The guard also learns whether the operation is secured (one of its
-//!   arguments is a security scheme), so that it never scopes such a request anonymously.
+//!   "reject")]`, `#[idempotent(outside_database = "what it does")]`, or several): the operation
+//!   is wrapped by the idempotency guard, by adding (or composing with) its `transform`.
+//!   Declaring and guarding are one act, so one can never drift from the other. The guard also
+//!   learns whether the operation is secured (one of its arguments is a security scheme), so
+//!   that it never scopes such a request anonymously. Its effect is in the database unless it
+//!   says otherwise, so it must commit its answer with its effect: return `Recorded<...>` (a
+//!   compile error otherwise). `outside_database` names what it does instead (a blank one does
+//!   not compile).
 //! - `#[non_idempotent("why")]`: the operation is deliberately not deduplicated; the
 //!   justification is required and must not be blank (a compile error otherwise).
 //! - `#[inherit_intent(path::TO::CONST)]`: the declaration a shared building block exports as an
@@ -40,8 +44,8 @@ enum Declaration {
         key_required: bool,
         /// `"execute"` (fail open, the default) or `"reject"` (fail closed).
         on_store_failure: OnStoreFailure,
-        /// The outcome is committed in the operation's own transaction.
-        transactional: bool,
+        /// What the operation does instead of a database effect, if it says so.
+        outside_database: Option<LitStr>,
     },
     NonIdempotent {
         justification: LitStr,
@@ -119,33 +123,38 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
             Declaration::Idempotent {
                 key_required,
                 on_store_failure,
-                transactional,
+                outside_database,
             } => {
-                if *transactional && !returns_recorded(&function.sig) {
+                let durable = outside_database.is_none();
+                if durable && !returns_recorded(&function.sig) {
                     errors.push(syn::Error::new_spanned(
                         &function.sig.output,
                         format!(
-                            "`{name}` is #[idempotent(transactional)]: it must return \
-                             `Recorded<...>` (made by `OutcomeRecorder::prepare(..)` then \
-                             `.record(&mut transaction)`), the proof that its outcome was \
-                             committed in its own transaction"
+                            "`{name}` is #[idempotent], so it commits its answer with its \
+                             database effect: return `Recorded<...>` (made by \
+                             `OutcomeRecorder::begin(pool)` then `.commit(answer)`), or declare \
+                             #[idempotent(outside_database = \"what it does instead\")]"
                         ),
                     ));
                     continue;
                 }
                 let on_store_failure = on_store_failure.tokens();
+                let effect = match outside_database {
+                    None => quote!(::idempotency::intent::Effect::Database),
+                    Some(what) => quote!(::idempotency::intent::Effect::OutsideDatabase(#what)),
+                };
                 (
                     quote!(::idempotency::intent::Intent::Idempotent {
                         key_required: #key_required,
                         on_store_failure: #on_store_failure,
-                        transactional: #transactional,
+                        effect: #effect,
                     }),
                     Some(
                         quote!(::idempotency::guard(inner, ::idempotency::GuardOptions {
                             key_required: #key_required,
                             on_store_failure: #on_store_failure,
                             secured: #secured,
-                            transactional: #transactional,
+                            durable: #durable,
                         })),
                     ),
                 )
@@ -155,9 +164,16 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                 None,
             ),
             Declaration::Inherited { intent } => {
-                // Checked while compiling: an inherited blank justification does not build.
+                // Checked while compiling: an inherited blank justification does not build, nor
+                // an inherited durable intent on an operation that does not return `Recorded`.
+                let returns_recorded = returns_recorded(&function.sig);
+                let message = format!(
+                    "`{name}` inherits a durable intent: it must return `Recorded<...>` (made by \
+                     `OutcomeRecorder::begin(pool)` then `.commit(answer)`)"
+                );
                 guards.push(quote! {
                     const _: ::idempotency::intent::Intent = ::idempotency::intent::Intent::checked(#intent);
+                    const _: () = ::std::assert!(#returns_recorded || !#intent.is_durable(), #message);
                 });
                 (
                     quote!(#intent),
@@ -274,10 +290,12 @@ impl OnStoreFailure {
 }
 
 const IDEMPOTENT_USAGE: &str = "expected #[idempotent], or #[idempotent(...)] with any of \
-     `key_required`, `transactional` and `on_store_failure = \"reject\"` (or \"execute\", the default)";
+     `key_required`, `outside_database = \"what it does instead\"` and \
+     `on_store_failure = \"reject\"` (or \"execute\", the default)";
 
 /// Whether the operation's return type mentions `Recorded` (as `Recorded<R>` or inside
-/// `AppResult<Recorded<R>>`): only `PreparedOutcome::record` makes one.
+/// `AppResult<Recorded<R>>`): only `DurableTransaction::commit` (or `PreparedOutcome::record`)
+/// makes one.
 fn returns_recorded(signature: &syn::Signature) -> bool {
     match &signature.output {
         syn::ReturnType::Type(_, ty) => quote!(#ty).into_iter().flat_map(flatten_tokens).any(
@@ -300,7 +318,7 @@ fn flatten_tokens(token: proc_macro2::TokenTree) -> Vec<proc_macro2::TokenTree> 
 
 fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
     let mut key_required = false;
-    let mut transactional = false;
+    let mut outside_database = None;
     let mut on_store_failure = OnStoreFailure::Execute;
     match &attr.meta {
         Meta::Path(_) => {}
@@ -309,7 +327,28 @@ fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
             for option in options {
                 match &option {
                     Meta::Path(path) if path.is_ident("key_required") => key_required = true,
-                    Meta::Path(path) if path.is_ident("transactional") => transactional = true,
+                    Meta::Path(path) if path.is_ident("transactional") => {
+                        return Err(syn::Error::new_spanned(
+                            path,
+                            "every #[idempotent] operation is transactional now (its answer is \
+                             committed with its effect): drop `transactional`",
+                        ));
+                    }
+                    Meta::NameValue(nv) if nv.path.is_ident("outside_database") => {
+                        outside_database = Some(match &nv.value {
+                            Expr::Lit(ExprLit {
+                                lit: Lit::Str(what),
+                                ..
+                            }) if !what.value().trim().is_empty() => what.clone(),
+                            other => {
+                                return Err(syn::Error::new_spanned(
+                                    other,
+                                    "outside_database says what the operation does instead of \
+                                     a database effect, e.g. \"queues a mail\": it cannot be blank",
+                                ));
+                            }
+                        });
+                    }
                     Meta::NameValue(nv) if nv.path.is_ident("on_store_failure") => {
                         on_store_failure = match &nv.value {
                             Expr::Lit(ExprLit {
@@ -335,7 +374,7 @@ fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
     Ok(Declaration::Idempotent {
         key_required,
         on_store_failure,
-        transactional,
+        outside_database,
     })
 }
 
@@ -473,7 +512,7 @@ mod tests {
             impl Api {
                 #[idempotent]
                 #[oai(path = "/", method = "post", operation_id = "createThing")]
-                async fn create(&self) {}
+                async fn create(&self) -> Result<Recorded<Created>, CreateError> {}
             }"#,
         )
         .unwrap();
@@ -484,6 +523,8 @@ mod tests {
         assert!(out.contains("fn __idempotency_guard_Api_create"), "{out}");
         assert!(out.contains("key_required : false"), "{out}");
         assert!(out.contains("OnStoreFailure :: Execute"), "{out}");
+        assert!(out.contains("effect : :: idempotency :: intent :: Effect :: Database"), "{out}");
+        assert!(out.contains("durable : true"), "{out}");
         assert!(out.contains("\"/things/\""), "{out}");
         assert!(
             !out.contains("# [idempotent]"),
@@ -498,7 +539,7 @@ mod tests {
             impl Api {
                 #[idempotent(key_required)]
                 #[oai(path = "/", method = "put", operation_id = "put", transform = "audit")]
-                async fn put(&self) {}
+                async fn put(&self) -> AppResult<Recorded<Done>> {}
             }"#,
         )
         .unwrap();
@@ -507,17 +548,58 @@ mod tests {
     }
 
     #[test]
-    fn a_transactional_operation_must_return_a_recorded_answer() {
-        let forgot = expand_str(
+    fn an_idempotent_operation_must_return_a_recorded_answer() {
+        let err = expand_str(
             r#"#[OpenApi]
             impl Api {
-                #[idempotent(transactional)]
+                #[idempotent]
                 #[oai(path = "/reset", method = "post", operation_id = "reset")]
                 async fn reset(&self) -> AppResult<Done> {}
             }"#,
         )
-        .expect_err("a transactional operation that does not return Recorded<...>");
-        let recorded = expand_str(
+        .expect_err("a durable operation that does not return Recorded<...>");
+
+        assert!(err.contains("return `Recorded<...>`"), "{err}");
+        assert!(err.contains("outside_database"), "{err}");
+    }
+
+    #[test]
+    fn an_effect_outside_the_database_is_named_and_needs_no_record() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(outside_database = "queues a mail")]
+                #[oai(path = "/forgot", method = "post", operation_id = "forgot")]
+                async fn forgot(&self) -> AppResult<Done> {}
+            }"#,
+        )
+        .unwrap();
+
+        assert!(
+            out.contains("Effect :: OutsideDatabase (\"queues a mail\")"),
+            "{out}"
+        );
+        assert!(out.contains("durable : false"), "{out}");
+    }
+
+    #[test]
+    fn a_blank_effect_outside_the_database_does_not_compile() {
+        let err = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(outside_database = "  ")]
+                #[oai(path = "/forgot", method = "post", operation_id = "forgot")]
+                async fn forgot(&self) -> AppResult<Done> {}
+            }"#,
+        )
+        .unwrap_err();
+
+        assert!(err.contains("cannot be blank"), "{err}");
+    }
+
+    #[test]
+    fn the_retired_transactional_option_says_what_replaced_it() {
+        let err = expand_str(
             r#"#[OpenApi]
             impl Api {
                 #[idempotent(transactional)]
@@ -525,14 +607,9 @@ mod tests {
                 async fn reset(&self) -> AppResult<Recorded<Done>> {}
             }"#,
         )
-        .unwrap();
+        .unwrap_err();
 
-        assert!(forgot.contains("must return `Recorded<...>`"), "{forgot}");
-        assert_eq!(
-            recorded.matches("transactional : true").count(),
-            2,
-            "{recorded}"
-        );
+        assert!(err.contains("drop `transactional`"), "{err}");
     }
 
     #[test]
@@ -542,7 +619,7 @@ mod tests {
             impl Api {
                 #[idempotent(key_required, on_store_failure = "reject")]
                 #[oai(path = "/pay", method = "post", operation_id = "pay")]
-                async fn pay(&self) {}
+                async fn pay(&self) -> Recorded<Paid> {}
             }"#,
         )
         .unwrap();
@@ -569,7 +646,7 @@ mod tests {
         let out = expand_str(
             r#"#[OpenApi]
             impl Api {
-                #[idempotent]
+                #[idempotent(outside_database = "a test effect")]
                 #[oai(path = "/x", method = "post", operation_id = "x")]
                 async fn x<'a>(&self, auth: BearerAuth, req: &Request, data: Data<&'a Thing>) {}
             }"#,
@@ -663,6 +740,10 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("intent : base :: LOCK_INTENT"), "{out}");
+        assert!(
+            out.contains("assert ! (false || ! base :: LOCK_INTENT . is_durable ()"),
+            "an inherited durable intent needs a recorded answer: {out}"
+        );
     }
 
     #[test]

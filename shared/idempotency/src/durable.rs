@@ -1,26 +1,31 @@
-//! Outcomes committed with the operation's own effect, for operations declared
-//! `#[idempotent(transactional)]`.
+//! Outcomes committed with the operation's own effect: what makes an idempotent operation
+//! exactly-once whatever dies (the default for every `#[idempotent]` operation whose effect is
+//! in the database; docs/adr/0012).
 //!
 //! The guard stores a response in its store (Redis, or this process) after the handler returns.
-//! A process that dies between the handler's database commit and that store leaves the claim to
-//! expire, and the client's retry executes the operation a second time. For an operation where a
-//! second execution is unacceptable, the handler writes its outcome (the response it is about to
-//! give) into the `idempotency_outcomes` table **in the same database transaction as its
-//! effect**, through the [`OutcomeRecorder`] the guard hands it: either both are committed or
-//! neither is. When the guard then wins a claim fresh for such an operation, it first reads that
-//! table (one indexed read, only for these operations) and replays what it finds instead of
-//! executing again. The store keeps its roles: the lock on in-flight requests and the fast
-//! replay copy.
+//! A process that dies between the handler's database commit and that store, a Redis master
+//! that fails over before replicating it, or a store that is down leaves a retry nothing to
+//! replay. So the handler writes its outcome (the response it is about to give) into the
+//! `idempotency_outcomes` table **in the same database transaction as its effect**, through the
+//! [`OutcomeRecorder`] the guard hands it: either both are committed or neither is.
 //!
-//! The handler cannot forget the record: a transactional operation must return
-//! [`Recorded<R>`], which only [`PreparedOutcome::record`] makes, inside a transaction
+//! Nothing is read before the handler runs: the table's primary key on the scope key is the
+//! check. [`OutcomeRecorder::reserve`] (the first statement of the effect's transaction, made by
+//! [`OutcomeRecorder::commit`]) inserts the key's row; a second execution of the same key (a
+//! retry after a crash, a duplicate while the store was down) meets the committed row (or waits
+//! on the uncommitted one, then meets it), rolls its effect back, and the guard answers what
+//! the first execution committed (replayed, or 422 for another payload). The store keeps its
+//! roles: the lock on in-flight requests and the fast replay copy.
+//!
+//! The handler cannot forget the record: a durable operation must return [`Recorded<R>`], which
+//! only [`OutcomeRecorder::commit`] or [`PreparedOutcome::record`] makes, inside a transaction
 //! (`#[intents]` refuses to compile the operation otherwise). Records expire with
 //! `idempotency.retention`; [`DurableOutcomes::sweep`] deletes them (the host runs it
 //! periodically; the table is indexed for it).
 
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -51,7 +56,7 @@ CREATE INDEX idempotency_outcomes_expiry ON idempotency_outcomes (expires_at_ms)
 ";
 
 /// An outcome found in the database: the request it answered (its fingerprint, hex) and the
-/// answer.
+/// answer (a committed one: a reservation is never seen outside its transaction).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommittedOutcome {
     pub fingerprint: String,
@@ -63,6 +68,7 @@ pub struct CommittedOutcome {
 pub struct DurableOutcomes {
     pool: sqlx::AnyPool,
     reads: Arc<AtomicU64>,
+    records: Arc<AtomicU64>,
 }
 
 impl DurableOutcomes {
@@ -70,23 +76,38 @@ impl DurableOutcomes {
         Self {
             pool,
             reads: Arc::default(),
+            records: Arc::default(),
         }
     }
 
-    /// How many times [`Self::find`] was called: what the intent gate watches to verify that
-    /// exactly the operations documented as transactional look for committed outcomes.
+    /// How many times [`Self::find`] was called: only when an execution met another's committed
+    /// outcome (nothing is read on a first execution's path).
     pub fn reads(&self) -> u64 {
         self.reads.load(Ordering::Relaxed)
     }
 
+    /// How many replayable answers handlers recorded (in transactions that may have rolled back).
+    pub fn records(&self) -> u64 {
+        self.records.load(Ordering::Relaxed)
+    }
+
     /// The unexpired outcome committed under `scope`, if any.
     pub async fn find(&self, scope: &ScopeKey) -> Result<Option<CommittedOutcome>, sqlx::Error> {
+        self.find_hex(&scope.to_hex()).await
+    }
+
+    /// [`Self::find`] by the scope key's hex form.
+    pub(crate) async fn find_hex(
+        &self,
+        scope: &str,
+    ) -> Result<Option<CommittedOutcome>, sqlx::Error> {
         self.reads.fetch_add(1, Ordering::Relaxed);
         let row = sqlx::query(
             "SELECT fingerprint, status, content_type, location, etag, body_hex
-             FROM idempotency_outcomes WHERE scope_key = $1 AND expires_at_ms > $2",
+             FROM idempotency_outcomes
+             WHERE scope_key = $1 AND expires_at_ms > $2 AND status <> 0",
         )
-        .bind(scope.to_hex())
+        .bind(scope)
         .bind(unix_ms())
         .fetch_optional(&self.pool)
         .await?;
@@ -131,8 +152,8 @@ impl DurableOutcomes {
     }
 }
 
-/// What the guard puts in the request of a claimed transactional execution: where its outcome
-/// goes.
+/// What the guard puts in the request of a keyed execution of a durable operation: where its
+/// outcome goes, and what became of it (read by the guard once the handler returned).
 #[derive(Debug, Clone)]
 pub(crate) struct PendingOutcome {
     /// [`ScopeKey::to_hex`].
@@ -140,21 +161,98 @@ pub(crate) struct PendingOutcome {
     /// [`Fingerprint::to_hex`].
     pub fingerprint: String,
     pub retention: Duration,
+    /// Bodies larger than this are not kept (`idempotency.max_response_bytes`).
+    pub max_body: usize,
+    pub state: Arc<PendingState>,
+    outcomes: DurableOutcomes,
+}
+
+/// What the handler did with its [`PendingOutcome`].
+#[derive(Debug, Default)]
+pub(crate) struct PendingState {
+    /// The key's row was inserted by [`OutcomeRecorder::reserve`] in the current transaction.
+    reserved: AtomicBool,
+    /// The handler went through [`PreparedOutcome::record`] (in a transaction that may yet
+    /// roll back).
+    recorded: AtomicBool,
+    /// Another execution of the key had committed its outcome: this one rolled back, and the
+    /// guard answers with what that one committed.
+    superseded: AtomicBool,
+}
+
+impl PendingState {
+    pub fn superseded(&self) -> bool {
+        self.superseded.load(Ordering::Acquire)
+    }
+
+    pub fn recorded(&self) -> bool {
+        self.recorded.load(Ordering::Acquire)
+    }
 }
 
 impl PendingOutcome {
-    pub fn new(scope: &ScopeKey, fingerprint: &Fingerprint, retention: Duration) -> Self {
+    pub fn new(
+        outcomes: &DurableOutcomes,
+        scope: &ScopeKey,
+        fingerprint: &Fingerprint,
+        retention: Duration,
+        max_body: usize,
+    ) -> Self {
         Self {
             scope: scope.to_hex(),
             fingerprint: fingerprint.to_hex(),
             retention,
+            max_body,
+            state: Arc::default(),
+            outcomes: outcomes.clone(),
         }
+    }
+
+    /// Another execution committed an outcome under this key first.
+    fn superseded(&self) -> AppError {
+        self.state.superseded.store(true, Ordering::Release);
+        AppError::Conflict(SUPERSEDED.into())
     }
 }
 
-/// Hands a transactional operation the means to record its outcome. Take it as an argument of
-/// the operation; without a key (or without the guard) recording does nothing, so the same code
-/// serves keyed and unkeyed requests.
+/// What the handler's error says when its key's outcome was committed by another execution; the
+/// guard answers with that outcome instead, so no client sees it.
+const SUPERSEDED: &str = "An earlier request with this Idempotency-Key already committed its answer.";
+
+/// Inserts the key's row, or takes over an expired one; `false` when a live one is there (the
+/// key's outcome was committed by another execution). In PostgreSQL a concurrent insert of the
+/// same key waits here for the other transaction to end, so the loser of a race does nothing
+/// before it knows.
+const RESERVE: &str = "\
+INSERT INTO idempotency_outcomes
+(scope_key, fingerprint, status, content_type, location, etag, body_hex, created_at_ms, expires_at_ms)
+VALUES ($1, $2, 0, NULL, NULL, NULL, '', $3, $4)
+ON CONFLICT (scope_key) DO UPDATE SET
+fingerprint = excluded.fingerprint, status = 0, content_type = NULL, location = NULL,
+etag = NULL, body_hex = '', created_at_ms = excluded.created_at_ms,
+expires_at_ms = excluded.expires_at_ms
+WHERE idempotency_outcomes.expires_at_ms <= $3";
+
+/// Writes the answer into the row this transaction reserved.
+const RECORD_RESERVED: &str = "\
+UPDATE idempotency_outcomes SET status = $2, content_type = $3, location = $4, etag = $5,
+body_hex = $6 WHERE scope_key = $1 AND status = 0";
+
+/// Inserts the answer in one statement (no reservation), with the same conflict rule.
+const RECORD: &str = "\
+INSERT INTO idempotency_outcomes
+(scope_key, fingerprint, status, content_type, location, etag, body_hex, created_at_ms, expires_at_ms)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+ON CONFLICT (scope_key) DO UPDATE SET
+fingerprint = excluded.fingerprint, status = excluded.status,
+content_type = excluded.content_type, location = excluded.location, etag = excluded.etag,
+body_hex = excluded.body_hex, created_at_ms = excluded.created_at_ms,
+expires_at_ms = excluded.expires_at_ms
+WHERE idempotency_outcomes.expires_at_ms <= $8";
+
+/// Hands a durable operation the means to commit its answer with its effect. Take it as an
+/// argument of the operation; without a key (or without the guard) it records nothing, so the
+/// same code serves keyed and unkeyed requests.
 #[derive(Debug, Clone, Default)]
 pub struct OutcomeRecorder {
     pending: Option<PendingOutcome>,
@@ -169,8 +267,49 @@ impl<'a> FromRequest<'a> for OutcomeRecorder {
 }
 
 impl OutcomeRecorder {
-    /// Renders the answer the operation will give, ready to be recorded in its transaction.
-    /// Call it before the transaction begins: it only buffers the body.
+    /// Begins the effect's transaction on `pool`, its first statement taking the key in the
+    /// database (see [`Self::reserve`]); the effect runs on it (it derefs to the connection), and
+    /// [`DurableTransaction::commit`] commits the answer with it. Dropped before that (an error
+    /// returned with `?`), everything rolls back.
+    ///
+    /// ```ignore
+    /// let mut tx = outcome.begin(self.repository.pool()).await?;
+    /// let thing = self.repository.insert(&mut tx, owner, &fields).await?;
+    /// tx.commit(CreateThingResponse::Created(Json(thing))).await
+    /// ```
+    pub async fn begin(&self, pool: &sqlx::AnyPool) -> AppResult<DurableTransaction> {
+        let mut transaction = pool.begin().await?;
+        self.reserve(&mut transaction).await?;
+        Ok(DurableTransaction {
+            transaction,
+            recorder: self.clone(),
+        })
+    }
+
+    /// Takes the key in the database as the first statement of the effect's transaction (see
+    /// [`Self::begin`], which calls it): an error, after which the handler must roll back, when
+    /// another execution of the key committed its outcome first. Without a key, does nothing.
+    pub async fn reserve(&self, transaction: &mut sqlx::AnyConnection) -> AppResult<()> {
+        let Some(pending) = &self.pending else {
+            return Ok(());
+        };
+        let now = unix_ms();
+        let inserted = sqlx::query(RESERVE)
+            .bind(pending.scope.as_str())
+            .bind(pending.fingerprint.as_str())
+            .bind(now)
+            .bind(expiry(now, pending.retention))
+            .execute(&mut *transaction)
+            .await?;
+        if inserted.rows_affected() == 0 {
+            return Err(pending.superseded());
+        }
+        pending.state.reserved.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Renders the answer the operation will give, ready to be recorded in its transaction. It
+    /// only buffers the body.
     pub async fn prepare<R: IntoResponse>(&self, answer: R) -> AppResult<PreparedOutcome<R>> {
         let (parts, body) = answer.into_response().into_parts();
         let body = body.into_bytes().await.map_err(AppError::internal)?;
@@ -184,6 +323,42 @@ impl OutcomeRecorder {
     }
 }
 
+/// A durable operation's transaction: the key is reserved in it, the effect runs on it, and
+/// [`Self::commit`] records the answer in it before committing. Dropped uncommitted, it rolls
+/// back, the reservation with it.
+pub struct DurableTransaction {
+    transaction: sqlx::Transaction<'static, sqlx::Any>,
+    recorder: OutcomeRecorder,
+}
+
+impl DurableTransaction {
+    /// Records `answer` and commits it with the effect; the answer, marked as recorded.
+    pub async fn commit<R: IntoResponse>(mut self, answer: R) -> AppResult<Recorded<R>> {
+        let recorded = self
+            .recorder
+            .prepare(answer)
+            .await?
+            .record(&mut self.transaction)
+            .await?;
+        self.transaction.commit().await?;
+        Ok(recorded)
+    }
+}
+
+impl std::ops::Deref for DurableTransaction {
+    type Target = sqlx::AnyConnection;
+
+    fn deref(&self) -> &sqlx::AnyConnection {
+        &self.transaction
+    }
+}
+
+impl std::ops::DerefMut for DurableTransaction {
+    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.transaction
+    }
+}
+
 /// An answer rendered and waiting to be recorded in the operation's transaction.
 pub struct PreparedOutcome<R> {
     pending: Option<PendingOutcome>,
@@ -194,33 +369,83 @@ pub struct PreparedOutcome<R> {
 
 impl<R> PreparedOutcome<R> {
     /// Writes the outcome in `transaction`, which commits it with the operation's effect, and
-    /// returns the answer marked as recorded. Without a pending claim (no key), writes nothing.
+    /// returns the answer marked as recorded. Without a pending claim (no key), writes nothing;
+    /// an answer that is not replayed (not a 2xx, or a body over `idempotency.max_response_bytes`)
+    /// gives the key back instead, so a retry executes. An error, after which the handler must
+    /// roll back, when another execution of the key committed its outcome first.
     pub async fn record(self, transaction: &mut sqlx::AnyConnection) -> AppResult<Recorded<R>> {
         if let Some(pending) = &self.pending {
-            let now = unix_ms();
-            let retention = i64::try_from(pending.retention.as_millis()).unwrap_or(i64::MAX);
-            sqlx::query(
-                "INSERT INTO idempotency_outcomes
-                 (scope_key, fingerprint, status, content_type, location, etag, body_hex, created_at_ms, expires_at_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
-            .bind(pending.scope.as_str())
-            .bind(pending.fingerprint.as_str())
-            .bind(i32::from(self.stored.status))
-            .bind(self.stored.content_type.as_deref())
-            .bind(self.stored.location.as_deref())
-            .bind(self.stored.etag.as_deref())
-            .bind(hex::encode(&self.stored.body))
-            .bind(now)
-            .bind(now.saturating_add(retention))
-            .execute(&mut *transaction)
-            .await?;
+            let stored = &self.stored;
+            let replayable = (200..300).contains(&stored.status)
+                && stored.body.len() <= pending.max_body;
+            let reserved = pending.state.reserved.load(Ordering::Acquire);
+            if !replayable {
+                if reserved {
+                    sqlx::query("DELETE FROM idempotency_outcomes WHERE scope_key = $1 AND status = 0")
+                        .bind(pending.scope.as_str())
+                        .execute(&mut *transaction)
+                        .await?;
+                }
+            } else if !(reserved && record_reserved(pending, stored, transaction).await?) {
+                record_unreserved(pending, stored, transaction).await?;
+            }
+            pending.state.recorded.store(true, Ordering::Release);
+            if replayable {
+                pending.outcomes.records.fetch_add(1, Ordering::Relaxed);
+            }
         }
         Ok(Recorded {
             response: self.response,
             answer: PhantomData,
         })
     }
+}
+
+/// Fills the row [`OutcomeRecorder::reserve`] inserted; `false` if there is none in this
+/// transaction (it reserved in one that rolled back).
+async fn record_reserved(
+    pending: &PendingOutcome,
+    stored: &StoredResponse,
+    transaction: &mut sqlx::AnyConnection,
+) -> AppResult<bool> {
+    let updated = sqlx::query(RECORD_RESERVED)
+        .bind(pending.scope.as_str())
+        .bind(i32::from(stored.status))
+        .bind(stored.content_type.as_deref())
+        .bind(stored.location.as_deref())
+        .bind(stored.etag.as_deref())
+        .bind(hex::encode(&stored.body))
+        .execute(&mut *transaction)
+        .await?;
+    Ok(updated.rows_affected() == 1)
+}
+
+async fn record_unreserved(
+    pending: &PendingOutcome,
+    stored: &StoredResponse,
+    transaction: &mut sqlx::AnyConnection,
+) -> AppResult<()> {
+    let now = unix_ms();
+    let inserted = sqlx::query(RECORD)
+        .bind(pending.scope.as_str())
+        .bind(pending.fingerprint.as_str())
+        .bind(i32::from(stored.status))
+        .bind(stored.content_type.as_deref())
+        .bind(stored.location.as_deref())
+        .bind(stored.etag.as_deref())
+        .bind(hex::encode(&stored.body))
+        .bind(now)
+        .bind(expiry(now, pending.retention))
+        .execute(&mut *transaction)
+        .await?;
+    if inserted.rows_affected() == 0 {
+        return Err(pending.superseded());
+    }
+    Ok(())
+}
+
+fn expiry(now: i64, retention: Duration) -> i64 {
+    now.saturating_add(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// An operation's answer whose outcome was recorded in the operation's own transaction. The

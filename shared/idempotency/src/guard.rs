@@ -60,13 +60,15 @@ pub const IDEMPOTENT_REPLAY: &str = "x-idempotent-replay";
 /// finds it; the guards themselves are stateless.
 pub struct Idempotency {
     store: Store,
-    /// Where transactional operations commit their outcomes; set by the host.
+    /// Where durable operations commit their outcomes; set by the host.
     durable: Option<DurableOutcomes>,
     settings: IdempotencySettings,
     metrics: Metrics,
     executions: TaskTracker,
     // One warning per store outage; every faulty request is still counted in `metrics`.
     outage: OutageLog,
+    // One warning per process for answers too large to keep; each is counted in `metrics`.
+    warned_too_large: std::sync::atomic::AtomicBool,
 }
 
 impl Idempotency {
@@ -82,6 +84,7 @@ impl Idempotency {
                 "idempotency store",
                 "keyed requests execute unguarded (fail-closed operations answer 503)",
             ),
+            warned_too_large: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -102,14 +105,14 @@ impl Idempotency {
         Self::new(Store::Redis(store), settings)
     }
 
-    /// Lets transactional operations commit their outcomes in `outcomes` (the service's
-    /// database, with [`crate::durable::MIGRATION`] applied).
+    /// Lets durable operations commit their outcomes in `outcomes` (the service's database,
+    /// with [`crate::durable::MIGRATION`] applied).
     pub fn with_durable_outcomes(mut self, outcomes: DurableOutcomes) -> Self {
         self.durable = Some(outcomes);
         self
     }
 
-    /// Where transactional operations commit their outcomes, if the host set it.
+    /// Where durable operations commit their outcomes, if the host set it.
     pub fn durable_outcomes(&self) -> Option<&DurableOutcomes> {
         self.durable.as_ref()
     }
@@ -117,6 +120,11 @@ impl Idempotency {
     /// Looks for committed outcomes so far (see [`DurableOutcomes::reads`]); 0 without them.
     pub fn outcome_reads(&self) -> u64 {
         self.durable.as_ref().map_or(0, DurableOutcomes::reads)
+    }
+
+    /// Answers handlers recorded so far (see [`DurableOutcomes::records`]); 0 without them.
+    pub fn outcome_records(&self) -> u64 {
+        self.durable.as_ref().map_or(0, DurableOutcomes::records)
     }
 
     pub fn settings(&self) -> &IdempotencySettings {
@@ -179,9 +187,10 @@ pub struct GuardOptions {
     /// The operation declares a security requirement: a request without a proven caller gets
     /// its 401 from the guard, before the store is touched, and is never scoped anonymously.
     pub secured: bool,
-    /// The handler records its outcome in its own database transaction (see
-    /// [`crate::durable`]): a fresh claim first looks for a committed outcome to replay.
-    pub transactional: bool,
+    /// The handler commits its answer with its effect (see [`crate::durable`]): the guard hands
+    /// it an [`crate::OutcomeRecorder`] and answers with another execution's committed outcome
+    /// when the handler met one.
+    pub durable: bool,
 }
 
 impl GuardOptions {
@@ -191,12 +200,12 @@ impl GuardOptions {
             Intent::Idempotent {
                 key_required,
                 on_store_failure,
-                transactional,
+                effect,
             } => Some(Self {
                 key_required,
                 on_store_failure,
                 secured,
-                transactional,
+                durable: effect.is_durable(),
             }),
             Intent::NonIdempotent { .. } => None,
         }
@@ -335,13 +344,10 @@ impl<E: Endpoint + 'static> Guard<E> {
             }
             match claimed {
                 Ok(Claim::Acquired(token)) => {
-                    if let Some(answer) = self
-                        .committed_answer(&layer, &scope, Some(&token), &fingerprint, &mut req)
-                        .await
-                    {
-                        return Ok(answer);
-                    }
-                    return self.execute_claimed(layer, scope, token, req).await;
+                    let pending = self.hand_outcome_to(&layer, &scope, &fingerprint, &mut req);
+                    return self
+                        .execute_claimed(layer, scope, token, pending, req)
+                        .await;
                 }
                 Ok(Claim::Completed(stored)) => {
                     layer.metrics.replayed();
@@ -369,16 +375,20 @@ impl<E: Endpoint + 'static> Guard<E> {
                         OnStoreFailure::Execute => {
                             tracing::debug!(error = %err, "idempotency store could not claim: executing unguarded");
                             Outcome::Degraded.record();
-                            // A transactional operation still has its committed outcomes: a
-                            // retry replays from them, and of two concurrent duplicates the
-                            // second commit fails on the outcome's key instead of applying twice.
-                            if let Some(answer) = self
-                                .committed_answer(&layer, &scope, None, &fingerprint, &mut req)
-                                .await
-                            {
-                                return Ok(answer);
+                            // A durable operation still has its committed outcomes: a retry
+                            // replays from them, and of two concurrent duplicates the second
+                            // meets the first's outcome and rolls its effect back.
+                            let pending =
+                                self.hand_outcome_to(&layer, &scope, &fingerprint, &mut req);
+                            let answer = self.inner.call(req).await.map(IntoResponse::into_response);
+                            let failed = answer
+                                .as_ref()
+                                .is_ok_and(|response| !response.status().is_success())
+                                || answer.is_err();
+                            match superseded_answer(&layer, pending.as_ref(), None, failed).await {
+                                Some(committed) => Ok(committed),
+                                None => answer,
                             }
-                            self.inner.call(req).await.map(IntoResponse::into_response)
                         }
                         OnStoreFailure::Reject => {
                             tracing::debug!(error = %err, "idempotency store could not claim: refusing a fail-closed operation");
@@ -392,66 +402,25 @@ impl<E: Endpoint + 'static> Guard<E> {
         }
     }
 
-    /// For a transactional operation, the answer an outcome already committed under `scope`
-    /// gives (a process that died after its commit, before the store kept the response):
-    /// replayed (and, under a `claim` of the store, copied into it so later retries replay from
-    /// there), 422 for another payload, 503 when the database cannot say. `None` when there is
-    /// none, after telling the request where its handler records its own outcome; `None` at
-    /// once for other operations.
-    async fn committed_answer(
+    /// For a durable operation, tells the request where its handler commits its outcome.
+    fn hand_outcome_to(
         &self,
         layer: &Idempotency,
         scope: &ScopeKey,
-        claim: Option<&LeaseToken>,
         fingerprint: &Fingerprint,
         req: &mut Request,
-    ) -> Option<Response> {
-        let durable = layer
-            .durable
-            .as_ref()
-            .filter(|_| self.options.transactional)?;
-        let committed = match durable.find(scope).await {
-            Ok(Some(committed)) => committed,
-            Ok(None) => {
-                req.extensions_mut().insert(PendingOutcome::new(
-                    scope,
-                    fingerprint,
-                    layer.settings.retention,
-                ));
-                return None;
-            }
-            Err(err) => {
-                // Without the database the operation could not run either; and executing
-                // without looking could run it twice.
-                tracing::warn!(error = %err, "committed idempotency outcomes could not be read");
-                if let Some(token) = claim {
-                    release(layer, scope, token).await;
-                }
-                layer.metrics.rejected_store_unavailable();
-                Outcome::Rejected.record();
-                return Some(store_unavailable());
-            }
-        };
-        if committed.fingerprint != fingerprint.to_hex() {
-            if let Some(token) = claim {
-                release(layer, scope, token).await;
-            }
-            layer.metrics.key_reuse();
-            Outcome::KeyReuse.record();
-            return Some(key_reuse());
-        }
-        if let Some(token) = claim
-            && let Err(err) = layer
-                .store
-                .complete(scope, token, &committed.response, layer.settings.retention)
-                .await
-        {
-            layer.store_failed(FaultStep::Complete, &err);
-        }
-        layer.metrics.recovered();
-        layer.metrics.replayed();
-        Outcome::Replayed.record();
-        Some(replay(committed.response))
+    ) -> Option<PendingOutcome> {
+        let durable = layer.durable.as_ref().filter(|_| self.options.durable)?;
+        let pending = PendingOutcome::new(
+            durable,
+            scope,
+            fingerprint,
+            layer.settings.retention,
+            layer.settings.max_response_bytes,
+        );
+        layer.metrics.durable_claim();
+        req.extensions_mut().insert(pending.clone());
+        Some(pending)
     }
 
     /// Runs a claimed execution to the end, whatever the client does.
@@ -468,11 +437,14 @@ impl<E: Endpoint + 'static> Guard<E> {
         layer: Arc<Idempotency>,
         scope: ScopeKey,
         token: LeaseToken,
+        pending: Option<PendingOutcome>,
         req: Request,
     ) -> poem::Result<Response> {
         let inner = Arc::clone(&self.inner);
         let work_layer = Arc::clone(&layer);
-        let work = async move { run_claimed(&*inner, &work_layer, &scope, token, req).await };
+        let work = async move {
+            run_claimed(&*inner, &work_layer, &scope, token, pending, req).await
+        };
         let execution = ClaimedExecution {
             work: Some(Box::pin(work)),
             layer,
@@ -541,6 +513,7 @@ async fn run_claimed<E: Endpoint>(
     layer: &Idempotency,
     scope: &ScopeKey,
     token: LeaseToken,
+    pending: Option<PendingOutcome>,
     req: Request,
 ) -> Result<poem::Result<Response>, Panic> {
     let settings = &layer.settings;
@@ -575,8 +548,30 @@ async fn run_claimed<E: Endpoint>(
     // response (compiled in only with the `failpoints` feature).
     fail::fail_point!("idempotency-after-handler", |_| std::process::abort());
 
+    let result = result.map(|answer| answer.map(IntoResponse::into_response));
+    // A failure may be the trace of this key's earlier execution (its effect spent a link, took
+    // a unique name): if that one committed an answer, the answer is what the client gets.
+    let failed = matches!(&result, Ok(Err(_)))
+        || matches!(&result, Ok(Ok(response)) if !response.status().is_success());
+    if let Some(committed) =
+        superseded_answer(layer, pending.as_ref(), Some((scope, &token)), failed).await
+    {
+        return Ok(Ok(committed));
+    }
     let response = match result {
-        Ok(Ok(output)) => output.into_response(),
+        Ok(Ok(response)) => {
+            if response.status().is_success()
+                && pending.as_ref().is_some_and(|pending| !pending.state.recorded())
+            {
+                // A durable declaration whose handler commits nothing (an inherited intent on a
+                // handler that does not record): the store alone guards this answer.
+                tracing::error!(
+                    "an operation declared durable answered without recording its outcome: \
+                     commit it with OutcomeRecorder, or declare its effect outside_database"
+                );
+            }
+            response
+        }
         Ok(Err(err)) => {
             release(layer, scope, &token).await;
             return Ok(Err(err));
@@ -587,6 +582,62 @@ async fn run_claimed<E: Endpoint>(
         }
     };
     Ok(store_or_release(layer, scope, &token, response).await)
+}
+
+/// When the handler of a durable operation met an outcome another execution of its key had
+/// committed (a retry after a crash or a failover, a duplicate while the store was down), the
+/// answer that execution gave: replayed (and, under a `claim` of the store, copied into it so
+/// later retries replay from there), 422 for another payload, 409 when it cannot be read back.
+/// When the handler `failed`, the same if such an outcome is there (its effect may be why this
+/// execution failed). `None` otherwise: the handler's own answer stands.
+///
+/// This is the only place committed outcomes are read: never on a first execution's way to its
+/// handler.
+async fn superseded_answer(
+    layer: &Idempotency,
+    pending: Option<&PendingOutcome>,
+    claim: Option<(&ScopeKey, &LeaseToken)>,
+    failed: bool,
+) -> Option<Response> {
+    let pending = pending?;
+    let superseded = pending.state.superseded();
+    if !superseded && !failed {
+        return None;
+    }
+    let durable = layer.durable.as_ref()?;
+    let committed = match durable.find_hex(&pending.scope).await {
+        Ok(Some(committed)) => committed,
+        Ok(None) | Err(_) if !superseded => return None,
+        Ok(None) | Err(_) => {
+            // Expired or swept since, or a database gone meanwhile: the retry decides.
+            if let Some((scope, token)) = claim {
+                release(layer, scope, token).await;
+            }
+            layer.metrics.conflict();
+            Outcome::Conflict.record();
+            return Some(in_progress());
+        }
+    };
+    if committed.fingerprint != pending.fingerprint {
+        if let Some((scope, token)) = claim {
+            release(layer, scope, token).await;
+        }
+        layer.metrics.key_reuse();
+        Outcome::KeyReuse.record();
+        return Some(key_reuse());
+    }
+    if let Some((scope, token)) = claim
+        && let Err(err) = layer
+            .store
+            .complete(scope, token, &committed.response, layer.settings.retention)
+            .await
+    {
+        layer.store_failed(FaultStep::Complete, &err);
+    }
+    layer.metrics.recovered();
+    layer.metrics.replayed();
+    Outcome::Replayed.record();
+    Some(replay(committed.response))
 }
 
 /// Keeps a replayable response, or releases the key so the retry executes.
@@ -628,6 +679,19 @@ async fn store_or_release(
             release(layer, scope, token).await;
             Ok(response)
         }
+        Storable::TooLarge(response) => {
+            layer.metrics.too_large_to_keep();
+            if !layer.warned_too_large.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                tracing::warn!(
+                    max_response_bytes = settings.max_response_bytes,
+                    "an answer over idempotency.max_response_bytes was given but not kept: \
+                     a retry executes again (counted in idempotency.too_large_to_keep; \
+                     said once per process)"
+                );
+            }
+            release(layer, scope, token).await;
+            Ok(response)
+        }
     }
 }
 
@@ -653,6 +717,8 @@ async fn release(layer: &Idempotency, scope: &ScopeKey, token: &LeaseToken) {
 enum Storable {
     Yes(StoredResponse, Response),
     No(Response),
+    /// A replayable 2xx but for its size: answered, not kept, counted.
+    TooLarge(Response),
 }
 
 /// Decides whether `response` is replayable: a 2xx that is body-less or a buffered JSON body
@@ -668,8 +734,11 @@ async fn storable(response: Response, max_bytes: usize) -> poem::Result<Storable
     let body = Body::from(boxed);
     let replayable = match (exact_size, content_type.as_deref()) {
         (Some(0), None) => true,
-        (Some(size), Some(content_type)) => {
-            size as usize <= max_bytes && crate::key::is_json(content_type)
+        (Some(size), Some(content_type)) if crate::key::is_json(content_type) => {
+            if size > max_bytes as u64 {
+                return Ok(Storable::TooLarge(Response::from_parts(parts, body)));
+            }
+            true
         }
         _ => false,
     };

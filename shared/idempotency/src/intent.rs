@@ -13,9 +13,8 @@ pub enum Intent {
         key_required: bool,
         /// What a keyed request gets when the store cannot be reached.
         on_store_failure: OnStoreFailure,
-        /// The outcome is committed in the operation's own database transaction, so a crash
-        /// after the commit replays instead of executing again (see [`crate::durable`]).
-        transactional: bool,
+        /// Where the operation's effect lands, and so whether its answer is committed with it.
+        effect: Effect,
     },
     /// Deliberately not deduplicated, for the stated reason.
     NonIdempotent { justification: &'static str },
@@ -37,18 +36,58 @@ pub enum OnStoreFailure {
     Reject,
 }
 
+/// Where an idempotent operation's effect lands.
+///
+/// By default in the database, and then the answer is committed in the same transaction as the
+/// effect ([`crate::durable`]): a retry after a crash, a Redis failover or a lost store write
+/// replays instead of executing again. An operation whose effect is elsewhere says what it
+/// does instead (`#[idempotent(outside_database = "queues a mail")]`): it has no transaction to
+/// commit an answer in, and the store alone guards it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Written to the database, with the answer (the default).
+    Database,
+    /// Not in the database: what the operation does instead.
+    OutsideDatabase(&'static str),
+}
+
+impl Effect {
+    /// Whether the answer is committed with the effect.
+    pub const fn is_durable(self) -> bool {
+        matches!(self, Effect::Database)
+    }
+}
+
 impl Intent {
-    /// Idempotent, key optional, failing open: what a bare `#[idempotent]` declares.
+    /// Idempotent, key optional, failing open, its effect and answer committed together in the
+    /// database: what a bare `#[idempotent]` declares.
     pub const IDEMPOTENT: Intent = Intent::Idempotent {
         key_required: false,
         on_store_failure: OnStoreFailure::Execute,
-        transactional: false,
+        effect: Effect::Database,
     };
+
+    /// Whether the operation must commit its answer with its effect (and so return
+    /// [`crate::Recorded`]).
+    pub const fn is_durable(self) -> bool {
+        match self {
+            Intent::Idempotent { effect, .. } => effect.is_durable(),
+            Intent::NonIdempotent { .. } => false,
+        }
+    }
 
     /// `intent`, refusing (at compile time, in a `const`) a blank justification: what
     /// `#[inherit_intent]` checks inherited declarations with.
     pub const fn checked(intent: Intent) -> Intent {
-        if let Intent::NonIdempotent { justification } = intent {
+        let explanation = match intent {
+            Intent::NonIdempotent { justification } => Some(justification),
+            Intent::Idempotent {
+                effect: Effect::OutsideDatabase(what),
+                ..
+            } => Some(what),
+            Intent::Idempotent { .. } => None,
+        };
+        if let Some(justification) = explanation {
             let bytes = justification.as_bytes();
             let mut i = 0;
             let mut blank = true;
@@ -60,7 +99,8 @@ impl Intent {
             }
             assert!(
                 !blank,
-                "a blank justification explains nothing: say why a retry must execute again"
+                "a blank justification explains nothing: say why a retry must execute again, \
+                 or what an effect outside the database is"
             );
         }
         intent

@@ -47,13 +47,18 @@ pub struct MetricsSnapshot {
     /// Claimed requests whose client had gone (disconnected, reset the stream) before the
     /// guard finished: the handler still ran to the end and its response was stored or released.
     pub completed_after_disconnect: u64,
-    /// Keyed requests to a fail-closed operation refused with 503 because the store failed
-    /// (or, for a transactional operation, because its committed outcomes could not be read).
+    /// Keyed requests to a fail-closed operation refused with 503 because the store failed.
     pub rejected_store_unavailable: u64,
-    /// Replays of an outcome a transactional operation committed in the database, found when
-    /// the store had none (its process died after the commit): each is a second execution
-    /// avoided. Also counted in `replayed`.
+    /// Replays of an outcome a durable operation committed in the database, met by a second
+    /// execution of its key when the store had none (a process that died after the commit, a
+    /// failover, a store that was down): each is a second effect rolled back. Also counted in
+    /// `replayed`.
     pub recovered: u64,
+    /// Keyed executions of durable operations handed an outcome recorder.
+    pub durable_claims: u64,
+    /// 2xx answers executed and given but not kept for replay, their body being over
+    /// `idempotency.max_response_bytes`.
+    pub too_large_to_keep: u64,
 }
 
 pub struct Metrics {
@@ -66,6 +71,8 @@ pub struct Metrics {
     completed_after_disconnect: (AtomicU64, Counter<u64>),
     rejected_store_unavailable: (AtomicU64, Counter<u64>),
     recovered: (AtomicU64, Counter<u64>),
+    durable_claims: (AtomicU64, Counter<u64>),
+    too_large_to_keep: (AtomicU64, Counter<u64>),
 }
 
 impl Default for Metrics {
@@ -117,6 +124,14 @@ impl Default for Metrics {
                 "idempotency.recovered",
                 "Replays of outcomes committed in the database that the store did not hold",
             ),
+            durable_claims: counter(
+                "idempotency.durable_claims",
+                "Keyed executions of operations that commit their answer with their effect",
+            ),
+            too_large_to_keep: counter(
+                "idempotency.too_large_to_keep",
+                "2xx answers given but not kept for replay: body over max_response_bytes",
+            ),
         }
     }
 }
@@ -154,6 +169,12 @@ impl Metrics {
     pub fn recovered(&self) {
         bump(&self.recovered, &[]);
     }
+    pub fn durable_claim(&self) {
+        bump(&self.durable_claims, &[]);
+    }
+    pub fn too_large_to_keep(&self) {
+        bump(&self.too_large_to_keep, &[]);
+    }
 
     pub fn snapshot(&self) -> MetricsSnapshot {
         let read = |pair: &(AtomicU64, Counter<u64>)| pair.0.load(Ordering::Relaxed);
@@ -167,6 +188,8 @@ impl Metrics {
             completed_after_disconnect: read(&self.completed_after_disconnect),
             rejected_store_unavailable: read(&self.rejected_store_unavailable),
             recovered: read(&self.recovered),
+            durable_claims: read(&self.durable_claims),
+            too_large_to_keep: read(&self.too_large_to_keep),
         }
     }
 }

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 use serde::{Deserialize, Serialize};
 
-use crate::intent::{Intent, OnStoreFailure, OperationIntent};
+use crate::intent::{Effect, Intent, OnStoreFailure, OperationIntent};
 use crate::settings::IdempotencySettings;
 
 /// The methods whose operations must declare an intent.
@@ -41,9 +41,12 @@ pub enum Declaration {
         /// `execute` (fail open) or `reject` (503) when the store is down.
         #[serde(default)]
         on_store_failure: OnStoreFailure,
-        /// The answer is committed with the operation's effect.
+        /// The answer is committed with the operation's effect, in one database transaction.
         #[serde(default)]
-        transactional: bool,
+        durable: bool,
+        /// What the operation does instead, when its effect is not in the database.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effect_outside_database: Option<String>,
     },
     #[serde(rename = "non-idempotent")]
     NonIdempotent {
@@ -120,16 +123,21 @@ fn document_idempotent(
     let Intent::Idempotent {
         key_required,
         on_store_failure,
-        transactional,
+        effect,
     } = intent
     else {
         return;
+    };
+    let outside_database = match effect {
+        Effect::Database => None,
+        Effect::OutsideDatabase(what) => Some(what),
     };
     let declaration = Declaration::Idempotent {
         retention: settings.retention_iso8601(),
         key_required,
         on_store_failure,
-        transactional,
+        durable: effect.is_durable(),
+        effect_outside_database: outside_database.map(str::to_owned),
     };
     operation.insert(EXTENSION.into(), declaration.to_value());
     let description = format!(
@@ -154,12 +162,15 @@ fn document_idempotent(
             " If the service cannot reach its idempotency store, a keyed request answers 503 with \
              `Retry-After` and executes nothing, rather than risk executing twice."
         }
-    } + if transactional {
-        " The response is committed together with the operation's effect, in one database \
-         transaction: even if the service fails right after the change, a retry gets this \
-         response instead of executing again."
-    } else {
-        ""
+    } + &match outside_database {
+        None => " The response is committed together with the operation's effect, in one \
+                 database transaction: even if the service fails right after the change, a \
+                 retry gets this response instead of executing again."
+            .to_owned(),
+        Some(what) => format!(
+            " This operation's effect is not in the database ({what}): if the service fails \
+             after the effect and before it keeps the response, a retry executes again."
+        ),
     };
     let parameters = operation
         .entry("parameters")
@@ -299,7 +310,7 @@ mod tests {
                 intent: Intent::Idempotent {
                     key_required: true,
                     on_store_failure: OnStoreFailure::Reject,
-                    transactional: true,
+                    effect: Effect::OutsideDatabase("sends a payment order"),
                 },
             },
             OperationIntent {
@@ -325,7 +336,7 @@ mod tests {
                 "retention": "PT24H",
                 "keyRequired": false,
                 "onStoreFailure": "execute",
-                "transactional": false
+                "durable": true
             })
         );
         assert_eq!(create["parameters"][0]["name"], "Idempotency-Key");
@@ -347,16 +358,30 @@ mod tests {
     }
 
     #[test]
-    fn a_transactional_operation_says_so_in_the_extension_and_the_header_text() {
+    fn a_durable_operation_says_so_in_the_extension_and_the_header_text() {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        let create = &doc["paths"]["/a"]["post"];
+
+        assert_eq!(create["x-idempotency"]["durable"], true);
+        let header = create["parameters"][0]["description"].as_str().unwrap();
+        assert!(header.contains("one database transaction"), "{header}");
+    }
+
+    #[test]
+    fn an_effect_outside_the_database_is_named_in_the_extension_and_the_header_text() {
         let mut doc = document();
         document_intents(&mut doc, &intents(), &IdempotencySettings::default());
         let pay = &doc["paths"]["/d"]["post"];
-        let create = &doc["paths"]["/a"]["post"];
 
-        assert_eq!(pay["x-idempotency"]["transactional"], true);
+        assert_eq!(pay["x-idempotency"]["durable"], false);
+        assert_eq!(
+            pay["x-idempotency"]["effectOutsideDatabase"],
+            "sends a payment order"
+        );
         let header = pay["parameters"][0]["description"].as_str().unwrap();
-        assert!(header.contains("one database transaction"), "{header}");
-        assert_eq!(create["x-idempotency"]["transactional"], false);
+        assert!(header.contains("(sends a payment order)"), "{header}");
+        assert!(header.contains("a retry executes again"), "{header}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! ```ignore
 //! testing::gate::assert_idempotency_intents(&app.address, &token, || GuardMarks {
 //!     store_operations: app.idempotency.store().operations(),
-//!     outcome_reads: app.idempotency.outcome_reads(),
+//!     durable_claims: app.idempotency.metrics().durable_claims,
 //! }).await;
 //! ```
 //!
@@ -18,8 +18,10 @@
 //! 2. in the running service, a request with a key to an operation the document calls
 //!    idempotent goes through the guard (the store records a claim), and a request to any other
 //!    operation does not. Declared intent is thereby verified intent, which the original decision's gate was not (docs/adr/0004);
-//! 3. an operation the document calls transactional (`x-idempotency.transactional`) looks for
-//!    a committed outcome in the database when it wins a claim, and no other operation does;
+//! 3. an operation the document calls durable (`x-idempotency.durable`) is handed the means to
+//!    commit its answer with its effect when it wins a claim, and no other operation is; an
+//!    operation that is not durable names its effect outside the database
+//!    (`x-idempotency.effectOutsideDatabase`);
 //! 4. for an operation the document secures, a keyed request *without* a token never reaches the
 //!    store: it is refused, not scoped to an anonymous caller (then the same request is sent with
 //!    `bearer_token` for check 2).
@@ -34,8 +36,8 @@ const METHODS: [&str; 7] = ["get", "head", "options", "post", "put", "patch", "d
 pub struct GuardMarks {
     /// Calls the guard made to its store (claim, complete, release...).
     pub store_operations: u64,
-    /// Looks the guard took for outcomes committed in the database.
-    pub outcome_reads: u64,
+    /// Keyed executions the guard handed an outcome recorder (durable operations).
+    pub durable_claims: u64,
 }
 
 /// One operation as the document describes it.
@@ -44,7 +46,7 @@ struct Operation {
     path: String,
     name: String,
     declared_idempotent: bool,
-    declared_transactional: bool,
+    declared_durable: bool,
     secured: bool,
 }
 
@@ -116,14 +118,14 @@ pub async fn check_idempotency_intents(
         }
         let after = guard_marks();
         let guarded = after.store_operations > before.store_operations;
-        let looked_for_outcome = after.outcome_reads > before.outcome_reads;
-        match (operation.declared_transactional, looked_for_outcome) {
+        let handed_a_recorder = after.durable_claims > before.durable_claims;
+        match (operation.declared_durable, handed_a_recorder) {
             (true, false) => failures.push(format!(
-                "{}: documented as transactional, but a keyed request did not look for a committed outcome",
+                "{}: documented as durable, but a keyed request was not handed the means to commit its answer",
                 operation.name
             )),
             (false, true) => failures.push(format!(
-                "{}: looks for committed outcomes, but is not documented as transactional",
+                "{}: commits its answer with its effect, but is not documented as durable",
                 operation.name
             )),
             _ => {}
@@ -192,8 +194,8 @@ fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
                 });
             let declaration = Declaration::of(operation);
             let is_unsafe = UNSAFE_METHODS.contains(&method);
-            let (idempotent, transactional) = match &declaration {
-                Some(Ok(Declaration::Idempotent { transactional, .. })) => (true, *transactional),
+            let (idempotent, durable) = match &declaration {
+                Some(Ok(Declaration::Idempotent { durable, .. })) => (true, *durable),
                 _ => (false, false),
             };
             match &declaration {
@@ -204,6 +206,18 @@ fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
                 Some(Ok(Declaration::Idempotent { .. })) if !has_header => failures.push(format!(
                     "{name}: declared idempotent but does not document the Idempotency-Key header"
                 )),
+                Some(Ok(Declaration::Idempotent {
+                    durable: false,
+                    effect_outside_database,
+                    ..
+                })) if effect_outside_database
+                    .as_deref()
+                    .is_none_or(|what| what.trim().is_empty()) =>
+                {
+                    failures.push(format!(
+                        "{name}: not durable, but does not say what its effect outside the database is"
+                    ))
+                }
                 Some(Ok(Declaration::Idempotent { .. })) => {}
                 Some(Ok(Declaration::NonIdempotent { justification }))
                     if justification.trim().is_empty() =>
@@ -225,7 +239,7 @@ fn check_document(document: &Value) -> (Vec<Operation>, Vec<String>) {
                 path: path.clone(),
                 name,
                 declared_idempotent: idempotent,
-                declared_transactional: transactional,
+                declared_durable: durable,
                 secured: operation["security"]
                     .as_array()
                     .is_some_and(|requirements| !requirements.is_empty()),

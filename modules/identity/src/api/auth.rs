@@ -217,7 +217,9 @@ impl AuthApi {
     ///
     /// Mails a single-use reset link if an account has this email. Answers 202 whether or not
     /// one does, so the answer reveals nothing about which emails are registered.
-    #[idempotent]
+    #[idempotent(
+        outside_database = "queues the request in this process; the link is made and mailed after the answer, so that its timing reveals nothing"
+    )]
     #[oai(
         path = "/forgot-password",
         method = "post",
@@ -240,9 +242,10 @@ impl AuthApi {
     /// Sets a new password with the token from a reset mail, and ends every session of the
     /// account. Any reset link mailed works until it expires or one of them is used: using one
     /// spends them all.
-    // Transactional: the reset spends its link, so a second execution after a crash would
-    // answer 400 to a client whose password did change. The answer is committed with the reset.
-    #[idempotent(transactional)]
+    // The reset spends its link, so a second execution after a crash would answer 400 to a
+    // client whose password did change: the answer is committed with the reset, and a retry
+    // that meets the spent link is answered with it.
+    #[idempotent]
     #[oai(
         path = "/reset-password",
         method = "post",
@@ -264,7 +267,9 @@ impl AuthApi {
     ///
     /// Mails a new confirmation link if an unconfirmed account has this email. Answers 202
     /// either way.
-    #[idempotent]
+    #[idempotent(
+        outside_database = "queues the request in this process; the link is made and mailed after the answer, so that its timing reveals nothing"
+    )]
     #[oai(
         path = "/send-email-confirmation",
         method = "post",
@@ -285,9 +290,9 @@ impl AuthApi {
     /// Confirm the email address
     ///
     /// With the token from a confirmation mail. The token works once.
-    // Transactional, like the reset: confirming spends the link, so a second execution after a
-    // crash would answer 400 to a client whose address is confirmed.
-    #[idempotent(transactional)]
+    // Like the reset: confirming spends the link, so a second execution after a crash would
+    // answer 400 to a client whose address is confirmed.
+    #[idempotent]
     #[oai(
         path = "/confirm-email",
         method = "post",

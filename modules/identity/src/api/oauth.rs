@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use idempotency::{OutcomeRecorder, Recorded};
 use kernel::{BearerAuth, client_address};
 use poem::Request;
 use poem_openapi::param::{Path, Query};
@@ -190,8 +191,10 @@ impl OAuthApi {
         &self,
         auth: BearerAuth,
         id: Path<String>,
-    ) -> Result<UnlinkResponse, UnlinkIdentityError> {
-        self.service.unlink(&auth.0, &id.0).await?;
-        Ok(UnlinkResponse::Removed)
+        outcome: OutcomeRecorder,
+    ) -> Result<Recorded<UnlinkResponse>, UnlinkIdentityError> {
+        let mut tx = outcome.begin(self.service.pool()).await?;
+        self.service.unlink(&mut tx, &auth.0, &id.0).await?;
+        Ok(tx.commit(UnlinkResponse::Removed).await?)
     }
 }

@@ -301,9 +301,20 @@ impl OAuthService {
     }
 
     /// Removes one of the caller's linked identities.
-    pub async fn unlink(&self, principal: &Principal, identity_id: &str) -> AppResult<()> {
+    /// Where a durable operation's transaction begins (`idempotency::OutcomeRecorder::begin`).
+    pub fn pool(&self) -> &sqlx::AnyPool {
+        self.repository.pool()
+    }
+
+    /// Removes one of the caller's linked identities, in `tx`.
+    pub async fn unlink(
+        &self,
+        tx: &mut sqlx::AnyConnection,
+        principal: &Principal,
+        identity_id: &str,
+    ) -> AppResult<()> {
         let user = self.identity.authenticate(principal).await?;
-        match self.repository.unlink(&user.id, identity_id).await? {
+        match self.repository.unlink(tx, &user.id, identity_id).await? {
             Unlinked::Done => Ok(()),
             Unlinked::NoSuchIdentity => Err(AppError::NotFound(
                 "The caller has no linked identity with this id.".into(),

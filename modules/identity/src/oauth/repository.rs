@@ -86,7 +86,7 @@ impl OAuthRepository {
         Self { database }
     }
 
-    fn pool(&self) -> &sqlx::AnyPool {
+    pub(crate) fn pool(&self) -> &sqlx::AnyPool {
         self.database.pool()
     }
 
@@ -232,11 +232,15 @@ impl OAuthRepository {
         Ok(true)
     }
 
-    /// Removes an identity of `user_id`, unless it is the account's last way to sign in (no
-    /// password, no other identity). The account row is locked first, so two removals of an
-    /// account's last two identities queue and the second sees the first.
-    pub async fn unlink(&self, user_id: &str, identity_id: &str) -> AppResult<Unlinked> {
-        let mut tx = self.pool().begin().await?;
+    /// Removes an identity of `user_id` in `tx`, unless it is the account's last way to sign
+    /// in (no password, no other identity). The account row is locked first, so two removals
+    /// of an account's last two identities queue and the second sees the first.
+    pub async fn unlink(
+        &self,
+        tx: &mut sqlx::AnyConnection,
+        user_id: &str,
+        identity_id: &str,
+    ) -> AppResult<Unlinked> {
         sqlx::query("UPDATE identity_users SET roles = roles WHERE id = $1")
             .bind(user_id)
             .execute(&mut *tx)
@@ -276,7 +280,6 @@ impl OAuthRepository {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        tx.commit().await?;
         Ok(Unlinked::Done)
     }
 }
