@@ -752,6 +752,8 @@ fn delta(after: MetricsSnapshot, before: MetricsSnapshot) -> MetricsSnapshot {
         rejected_store_unavailable: after.rejected_store_unavailable
             - before.rejected_store_unavailable,
         recovered: after.recovered - before.recovered,
+        durable_claims: after.durable_claims - before.durable_claims,
+        too_large_to_keep: after.too_large_to_keep - before.too_large_to_keep,
     }
 }
 

@@ -80,11 +80,12 @@ async fn instance(database: &TestDatabase, key_prefix: &str) -> TestApp {
         .await
 }
 
-async fn check_through(balancer: &LoadBalancer) -> CheckReport {
+/// Runs the checker through `balancer` on `operation` (by default, the first idempotent POST).
+async fn check_through(balancer: &LoadBalancer, operation: Option<&str>) -> CheckReport {
     check_idempotency(&CheckOptions {
         base_url: balancer.address.clone(),
         token: None,
-        operation: None,
+        operation: operation.map(str::to_owned),
         concurrency: 8,
     })
     .await
@@ -102,21 +103,28 @@ async fn the_checker_passes_through_a_load_balancer_in_front_of_two_instances_sh
     );
     let balancer = LoadBalancer::start(&[&first, &second]).await;
 
-    let report = check_through(&balancer).await;
+    let report = check_through(&balancer, None).await;
 
     assert!(report.passed(), "{}", report.to_text());
     assert_eq!(report.instances.len(), 2, "{}", report.to_text());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_checker_fails_naming_the_replay_check_when_an_instance_uses_another_redis_prefix() {
-    testing::needs_tools_of!(Suite::LoadBalancer);
+/// Two instances on one database whose Redis key prefixes differ, behind `LoadBalancer`.
+async fn misconfigured_pair() -> (LoadBalancer, [TestApp; 2], TestDatabase) {
     let database = TestDatabase::create().await;
     let first = instance(&database, &format!("test:{}:", testing::unique_suffix())).await;
     let misconfigured = instance(&database, &format!("test:{}:", testing::unique_suffix())).await;
     let balancer = LoadBalancer::start(&[&first, &misconfigured]).await;
+    (balancer, [first, misconfigured], database)
+}
 
-    let report = check_through(&balancer).await;
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_checker_fails_naming_the_replay_check_when_an_instance_uses_another_redis_prefix() {
+    testing::needs_tools_of!(Suite::LoadBalancer);
+    let (balancer, _instances, _database) = misconfigured_pair().await;
+
+    // An operation whose effect is outside the database: only the store can replay it.
+    let report = check_through(&balancer, Some("forgotPassword")).await;
 
     assert!(!report.passed(), "{}", report.to_text());
     let failed: Vec<&str> = report
@@ -126,4 +134,17 @@ async fn the_checker_fails_naming_the_replay_check_when_an_instance_uses_another
         .map(|check| check.name)
         .collect();
     assert!(failed.contains(&"replay"), "{}", report.to_text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_durable_operation_stays_exactly_once_even_across_instances_with_other_redis_prefixes() {
+    testing::needs_tools_of!(Suite::LoadBalancer);
+    let (balancer, _instances, _database) = misconfigured_pair().await;
+
+    // createThing commits its answer with its effect: the database replays what the other
+    // instance's store does not hold, and concurrent duplicates still execute once.
+    let report = check_through(&balancer, Some("createThing")).await;
+
+    assert!(report.passed(), "{}", report.to_text());
+    assert_eq!(report.instances.len(), 2, "{}", report.to_text());
 }

@@ -186,6 +186,14 @@ async fn a_guard_without_the_declaration_fails_the_gate_by_name() {
     );
 }
 
+/// What the hand-guarded operations below declare: idempotent, their effect (none) outside the
+/// database, as the plain `idempotent` transform guards them.
+const OUTSIDE_DATABASE: Intent = Intent::Idempotent {
+    key_required: false,
+    on_store_failure: idempotency::intent::OnStoreFailure::Execute,
+    effect: idempotency::intent::Effect::OutsideDatabase("answers a constant"),
+};
+
 /// Secured (it takes `BearerAuth`) and guarded by hand with the plain `idempotent` transform,
 /// which does not know the operation is secured: the guard would scope an unauthenticated
 /// request anonymously, which is what the gate must catch.
@@ -210,7 +218,7 @@ impl DeclaredIntents for SecuredButScopedAnonymouslyApi {
             operation_id: "gateAnonymousScope",
             method: "POST",
             path: "/gate/anonymous-scope",
-            intent: Intent::IDEMPOTENT,
+            intent: OUTSIDE_DATABASE,
         }]
     }
 }

@@ -13,7 +13,7 @@ mod observability;
 mod replay;
 mod scope;
 mod storage;
-mod transactional;
+mod durable;
 
 use e2e::fixtures::Executions;
 use e2e::{TestApp, TestAppBuilder, spawn_with_idempotency_fixtures};

@@ -1,8 +1,10 @@
-//! `#[idempotent(transactional)]`: the operation commits its answer with its effect, in one
-//! database transaction. When the store lost the answer (the process died after the commit,
-//! before the store kept it), a retry replays the committed answer instead of executing again.
-//! The store losing its records is done here by deleting them from Redis; the real crash, a
-//! process aborted after the commit, is the `crash` test binary's.
+//! Durable operations (every `#[idempotent]` one whose effect is in the database) commit their
+//! answer with their effect, in one database transaction. When the store lost the answer (the
+//! process died after the commit, a Redis master failed over before replicating it, the store
+//! was down), a retry replays the committed answer instead of executing again, and concurrent
+//! duplicates that both reach a handler leave one effect and give one answer. The store losing
+//! its records is done here by deleting them from Redis; the real crash, a process aborted
+//! after the commit, is the `crash` test binary's.
 
 use e2e::fixtures::EffectsFixtureApi;
 use e2e::{RedisChoice, TestApp, TestAppBuilder, assert_problem, is_replay, shared_redis};
@@ -136,7 +138,7 @@ async fn a_plain_idempotent_operation_executes_again_when_the_store_lost_the_ans
     assert_eq!(
         effects.fixture.effects("a").await,
         2,
-        "the window `transactional` closes"
+        "the window a durable operation closes"
     );
 }
 
@@ -222,4 +224,105 @@ async fn while_the_store_is_down_a_retry_still_replays_the_committed_answer() {
         2,
         "a plain operation runs unguarded while the store is down"
     );
+}
+
+// The worked example, durable as every entity module is by default.
+
+const THINGS: &str = "/api/v1/things";
+
+/// Creates a thing named `name` for alice under `key`.
+async fn create_thing(app: &TestApp, key: &str, name: &str) -> reqwest::Response {
+    app.request(Method::POST, THINGS)
+        .bearer_auth(app.token_for("alice"))
+        .header("idempotency-key", key)
+        .json(&json!({ "name": name }))
+        .send()
+        .await
+        .expect("request failed")
+}
+
+/// How many things alice holds.
+async fn things_of_alice(app: &TestApp) -> u64 {
+    let page: Value = app
+        .request(Method::GET, THINGS)
+        .bearer_auth(app.token_for("alice"))
+        .send()
+        .await
+        .expect("request failed")
+        .json()
+        .await
+        .expect("a page");
+    page["total"].as_u64().expect("a total")
+}
+
+#[tokio::test]
+async fn a_thing_whose_answer_the_store_lost_is_replayed_from_the_database_not_created_again() {
+    let effects = Effects::spawn().await;
+    let first: Value = create_thing(&effects.app, "k1", "lamp")
+        .await
+        .json()
+        .await
+        .unwrap();
+    effects.lose_store_records().await;
+
+    let retry = create_thing(&effects.app, "k1", "lamp").await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    assert_eq!(retry.json::<Value>().await.unwrap(), first);
+    assert_eq!(things_of_alice(&effects.app).await, 1, "created once");
+    assert_eq!(effects.app.idempotency.metrics().recovered, 1);
+}
+
+#[tokio::test]
+async fn a_thing_whose_answer_the_store_lost_is_not_replayed_for_another_body() {
+    let effects = Effects::spawn().await;
+    create_thing(&effects.app, "k1", "lamp").await;
+    effects.lose_store_records().await;
+
+    let reused = create_thing(&effects.app, "k1", "chair").await;
+
+    assert_problem(reused, StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert_eq!(things_of_alice(&effects.app).await, 1);
+}
+
+#[tokio::test]
+async fn a_first_execution_reads_no_committed_outcome() {
+    let effects = Effects::spawn().await;
+
+    let created = create_thing(&effects.app, "k1", "lamp").await;
+
+    assert_eq!(created.status(), StatusCode::CREATED);
+    assert_eq!(
+        effects.app.idempotency.outcome_reads(),
+        0,
+        "the primary key is the check: nothing is read before the handler"
+    );
+    assert_eq!(effects.committed_outcomes().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_duplicates_while_the_store_is_down_create_one_thing_and_give_one_answer() {
+    // Nothing listens there: every claim fails, and the guard fails open.
+    let effects = Effects::spawn_with(
+        TestApp::builder().redis(RedisChoice::Url("redis://127.0.0.1:1".into())),
+    )
+    .await;
+
+    let answers = futures_util::future::join_all(
+        (0..8).map(|_| create_thing(&effects.app, "k1", "lamp")),
+    )
+    .await;
+
+    let mut bodies = Vec::new();
+    for answer in answers {
+        assert_eq!(answer.status(), StatusCode::CREATED, "never a 500");
+        bodies.push(answer.json::<Value>().await.unwrap());
+    }
+    assert!(
+        bodies.iter().all(|body| body == &bodies[0]),
+        "one answer: {bodies:?}"
+    );
+    assert_eq!(things_of_alice(&effects.app).await, 1, "one effect");
+    assert!(effects.app.idempotency.metrics().degraded >= 8, "the store was down");
 }
