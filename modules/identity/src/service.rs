@@ -57,6 +57,8 @@ fn unusable_token(purpose: TokenPurpose) -> AppError {
 
 /// A freshly issued access and refresh token.
 pub struct TokenPair {
+    /// The account they are for (never answered: for the throttle's known addresses).
+    pub user_id: String,
     pub access_token: String,
     pub refresh_token: String,
     pub expires_in_secs: u64,
@@ -483,6 +485,7 @@ impl IdentityService {
             exp: issued_at + self.access_token_ttl.as_secs(),
         };
         Ok(TokenPair {
+            user_id: user.id.clone(),
             access_token: self.tokens.sign(&claims).map_err(AppError::internal)?,
             refresh_token,
             expires_in_secs: self.access_token_ttl.as_secs(),

@@ -453,8 +453,10 @@ impl MemoryState {
 /// Logins count only *failed* attempts, in three buckets: per (account, client address) with a
 /// small limit, which stops a guesser without touching the owner elsewhere; per account across
 /// addresses with a much higher one (a distributed guess); per address across accounts (password
-/// spraying). A successful login clears its (account, address) bucket. So a guesser cannot lock
-/// the owner out: failures from one address never reach the owner's own bucket.
+/// spraying). A successful login clears its (account, address) bucket, and makes the address
+/// known to the account for `known_address_ttl`: from a known address the per-account bucket is
+/// not used, so failures from elsewhere cannot lock the owner out of the addresses they use,
+/// while new addresses stay bounded by it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RateLimitSettings {
@@ -486,6 +488,11 @@ pub struct RateLimitSettings {
     /// Buckets the in-process limiter (and the Redis limiter's fallback during an outage) keeps
     /// at most; when full it evicts its least-used windows.
     pub memory_capacity: usize,
+    /// How long an address an account signed in from stays known: from it, logins and mail
+    /// requests are not counted in the account's own buckets (per account, across addresses),
+    /// which failures from elsewhere could otherwise fill to lock the owner out.
+    #[serde(with = "humantime_serde")]
+    pub known_address_ttl: Duration,
 }
 
 impl Default for RateLimitSettings {
@@ -502,6 +509,7 @@ impl Default for RateLimitSettings {
             email_per_address: 20,
             provider_sign_ins_per_address: 60,
             memory_capacity: DEFAULT_MEMORY_CAPACITY,
+            known_address_ttl: Duration::from_secs(30 * 24 * 60 * 60),
         }
     }
 }
@@ -540,6 +548,12 @@ impl RateLimitSettings {
                 self.provider_sign_ins_per_address,
             ),
         ];
+        if self.known_address_ttl.is_zero() {
+            return Err(SettingsError::invalid(
+                "rate_limit.known_address_ttl",
+                "must be greater than 0",
+            ));
+        }
         if self.memory_capacity < 8 {
             return Err(SettingsError::invalid(
                 "rate_limit.memory_capacity",

@@ -163,6 +163,9 @@ impl OAuthApi {
                 user_agent: req.header("user-agent").map(str::to_owned),
             })
             .await?;
+        self.throttle
+            .signed_in(&pair.user_id, &client_address(req))
+            .await;
         Ok(ExchangeResponse::Ok(Json(pair.into())))
     }
 

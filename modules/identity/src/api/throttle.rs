@@ -8,11 +8,23 @@
 //! was wrong: concurrent guesses are bounded like sequential ones (a check-then-count would let a
 //! burst through), while only failures stay counted. A right password also clears its
 //! (account, address) bucket, so an owner's typo streak ends with their login.
+//!
+//! **Known addresses.** The per-account buckets (logins, mails) are the only ones failures from
+//! anywhere can fill, so they are the ones a stranger could aim at an owner. A client address
+//! from which the account signed in successfully within `rate_limit.known_address_ttl` is not
+//! counted in them (nor refused by them): its own (account, address) and address buckets still
+//! apply. Every other address, new ones included, is: distributed guessing stays bounded by the
+//! account's limit, and a guesser cannot make the owner's usual address answer 429.
 
+use std::time::Duration;
+
+use infra::database::now_ms;
 use infra::rate_limit::{RateLimitSettings, RateLimiter};
 use kernel::{AppError, AppResult};
 
-use crate::domain::Email;
+use crate::domain::{Email, OpaqueToken};
+use crate::repository::IdentityRepository;
+use crate::service::TokenPair;
 
 /// One bucket and its limit.
 type Bucket = (String, u32);
@@ -21,11 +33,21 @@ type Bucket = (String, u32);
 pub struct Throttle {
     limiter: RateLimiter,
     limits: RateLimitSettings,
+    /// Where the accounts signed in from.
+    accounts: IdentityRepository,
 }
 
 impl Throttle {
-    pub fn new(limiter: RateLimiter, limits: RateLimitSettings) -> Self {
-        Self { limiter, limits }
+    pub fn new(
+        limiter: RateLimiter,
+        limits: RateLimitSettings,
+        accounts: IdentityRepository,
+    ) -> Self {
+        Self {
+            limiter,
+            limits,
+            accounts,
+        }
     }
 
     /// A registration from `client` (an address group, [`kernel::client_address`]).
@@ -47,10 +69,13 @@ impl Throttle {
     }
 
     /// A mail asked for `email` from `client`: per (account, address), per account (nobody can
-    /// fill a victim's inbox) and per address.
+    /// fill a victim's inbox; not from an address the account signed in from) and per address.
     pub async fn mail(&self, email: &str, client: &str) -> AppResult<()> {
+        if !self.limits.enabled {
+            return Ok(());
+        }
         let account = account(email);
-        self.admit(&[
+        let mut buckets = vec![
             (
                 format!("email:address:{client}"),
                 self.limits.email_per_address,
@@ -59,38 +84,78 @@ impl Throttle {
                 format!("email:account-address:{account}|{client}"),
                 self.limits.email_per_account_address,
             ),
-            (
+        ];
+        if !self.known(&account, client).await {
+            buckets.push((
                 format!("email:account:{account}"),
                 self.limits.email_per_account,
-            ),
-        ])
-        .await
+            ));
+        }
+        self.admit(&buckets).await
     }
 
     /// A login attempt on `email` from `client`, counted as a failure until
     /// [`LoginAttempt::settle`] learns otherwise.
     pub async fn login(&self, email: &str, client: &str) -> AppResult<LoginAttempt<'_>> {
         let account = account(email);
-        // The address first: see `admit`.
-        let buckets = [
-            (
+        let attempt = LoginAttempt {
+            throttle: self,
+            client: client.to_owned(),
+            address: (
                 format!("login:address:{client}"),
                 self.limits.failed_logins_per_address,
             ),
-            (
+            pair: (
                 format!("login:account-address:{account}|{client}"),
                 self.limits.failed_logins_per_account_address,
             ),
-            (
-                format!("login:account:{account}"),
-                self.limits.failed_logins_per_account,
-            ),
-        ];
+            account: (self.limits.enabled && !self.known(&account, client).await).then(|| {
+                (
+                    format!("login:account:{account}"),
+                    self.limits.failed_logins_per_account,
+                )
+            }),
+        };
+        // The address first: see `admit`.
+        let mut buckets = vec![attempt.address.clone(), attempt.pair.clone()];
+        buckets.extend(attempt.account.clone());
         self.admit(&buckets).await?;
-        Ok(LoginAttempt {
-            throttle: self,
-            buckets,
-        })
+        Ok(attempt)
+    }
+
+    /// Remembers that `user_id` signed in from `client` (a login, or a sign-in with a
+    /// provider): from there, failures elsewhere no longer count against it. Best effort: a
+    /// sign-in is not refused because this could not be written.
+    pub async fn signed_in(&self, user_id: &str, client: &str) {
+        if !self.limits.enabled {
+            return;
+        }
+        let now = now_ms();
+        let remembered = self
+            .accounts
+            .remember_address(
+                user_id,
+                &OpaqueToken::hash_of(client),
+                now,
+                now - millis(self.limits.known_address_ttl),
+            )
+            .await;
+        if let Err(err) = remembered {
+            tracing::warn!(error = %err, "could not remember the address of a sign-in");
+        }
+    }
+
+    /// Whether the account `account` (a normalised address) signed in from `client` within
+    /// `rate_limit.known_address_ttl`. Unknown when that cannot be read: the stricter side.
+    async fn known(&self, account: &str, client: &str) -> bool {
+        let since = now_ms() - millis(self.limits.known_address_ttl);
+        self.accounts
+            .signed_in_from(account, &OpaqueToken::hash_of(client), since)
+            .await
+            .unwrap_or_else(|err| {
+                tracing::warn!(error = %err, "could not read the addresses an account signed in from");
+                false
+            })
     }
 
     /// Counts a hit in each bucket in turn; at the first one over its limit, takes back the
@@ -121,19 +186,24 @@ impl Throttle {
     }
 }
 
-/// A login counted as a failure in its three buckets: per address, per (account, address), per
-/// account.
+/// A login counted as a failure in its buckets.
 pub struct LoginAttempt<'a> {
     throttle: &'a Throttle,
-    buckets: [Bucket; 3],
+    client: String,
+    address: Bucket,
+    /// Per (account, address).
+    pair: Bucket,
+    /// Per account: not for an address the account signed in from.
+    account: Option<Bucket>,
 }
 
 impl LoginAttempt<'_> {
     /// Keeps the count only when the login failed on its credentials (401). A right password
     /// (a token pair, or a 403 for a locked or unconfirmed account) takes the hits back and
-    /// clears the (account, address) bucket; a login that never got to check the password
-    /// (503 busy, an internal error) takes them back.
-    pub async fn settle<T>(self, outcome: &AppResult<T>) {
+    /// clears the (account, address) bucket, and a token pair makes the address a known one;
+    /// a login that never got to check the password (503 busy, an internal error) takes them
+    /// back.
+    pub async fn settle(self, outcome: &AppResult<TokenPair>) {
         let password_was_right = match outcome {
             Err(AppError::Unauthorized(_)) => return,
             Ok(_) | Err(AppError::Forbidden(_)) => true,
@@ -143,15 +213,23 @@ impl LoginAttempt<'_> {
         if !throttle.limits.enabled {
             return;
         }
-        let [(address, _), (pair, _), (account, _)] = &self.buckets;
         if password_was_right {
-            throttle.limiter.clear(pair).await;
+            throttle.limiter.clear(&self.pair.0).await;
         } else {
-            throttle.limiter.take_back(pair).await;
+            throttle.limiter.take_back(&self.pair.0).await;
         }
-        throttle.limiter.take_back(address).await;
-        throttle.limiter.take_back(account).await;
+        throttle.limiter.take_back(&self.address.0).await;
+        if let Some((account, _)) = &self.account {
+            throttle.limiter.take_back(account).await;
+        }
+        if let Ok(pair) = outcome {
+            throttle.signed_in(&pair.user_id, &self.client).await;
+        }
     }
+}
+
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// The account part of a bucket: the normalised address, so `A@x.io` and `a@x.io` share one.
