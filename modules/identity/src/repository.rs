@@ -640,7 +640,10 @@ pub(crate) async fn insert_session(
     Ok(())
 }
 
-async fn insert_one_time_token(tx: &mut Transaction, token: &OneTimeTokenRecord) -> AppResult<()> {
+pub(crate) async fn insert_one_time_token(
+    tx: &mut Transaction,
+    token: &OneTimeTokenRecord,
+) -> AppResult<()> {
     sqlx::query(
         "INSERT INTO identity_one_time_tokens (token_hash, user_id, purpose, created_at_ms, expires_at_ms, used_at_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
     )
@@ -700,7 +703,7 @@ async fn spend_one_time_token(
 }
 
 /// Revokes every active session of an account; returns their ids.
-async fn revoke_sessions_of(
+pub(crate) async fn revoke_sessions_of(
     tx: &mut Transaction,
     user_id: &str,
     now_ms: i64,

@@ -459,6 +459,16 @@ impl IdentityService {
         Ok(user)
     }
 
+    /// Refuses the tokens of `session_ids` (already revoked in the database) on every instance.
+    pub(crate) async fn revoke_sessions(&self, session_ids: &[String]) {
+        self.revocations.revoke(session_ids).await;
+    }
+
+    /// The one-time links' mailer.
+    pub(crate) fn links(&self) -> &LinkMailer {
+        &self.links
+    }
+
     /// How long a new session's refresh token lives.
     pub(crate) fn refresh_token_ttl(&self) -> Duration {
         self.settings.refresh_token_ttl

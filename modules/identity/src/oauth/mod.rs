@@ -21,7 +21,8 @@ use infra::database::now_ms;
 use kernel::{AppError, AppResult, Principal};
 
 use crate::domain::{DisplayName, Email, OpaqueToken};
-use crate::repository::{IdentityRepository, SessionRecord, UserRecord};
+use crate::links::{Link, PROVIDER_LINKED};
+use crate::repository::{IdentityRepository, SessionRecord, TokenPurpose, UserRecord};
 use crate::service::{IdentityService, TokenPair};
 use provider::{OidcProvider, VerifiedIdentity};
 use repository::{IdentityRecord, OAuthRepository, SignInPlan, StateRecord, Unlinked};
@@ -191,21 +192,30 @@ impl OAuthService {
             revoked_at_ms: None,
             user_agent: user_agent.map(|ua| ua.chars().take(200).collect()),
         };
-        let plan = match &plan {
+        let writes = match &plan {
             Plan::Linked(identity_id) => SignInPlan::Linked { identity_id },
-            Plan::Link(identity) => SignInPlan::Link { identity },
+            Plan::Link(identity, reset) => SignInPlan::Link {
+                identity,
+                reset: &reset.record,
+            },
             Plan::Create(identity) => SignInPlan::Create {
                 user: &user,
                 identity,
             },
         };
-        if !self
+        let Some(revoked) = self
             .repository
-            .sign_in(&plan, &session, &refresh.hash)
+            .sign_in(&writes, &session, &refresh.hash)
             .await?
-        {
+        else {
             // Locked (or, for a link, its address no longer confirmed) since it was read.
             return Err(locked());
+        };
+        // A link by address: the sessions from before it end everywhere, and the owner learns
+        // why their password is gone (with a link to set one).
+        self.identity.revoke_sessions(&revoked).await;
+        if let Plan::Link(_, reset) = plan {
+            self.identity.links().mail(reset);
         }
         self.identity.token_pair(&user, &session.id, refresh.plain)
     }
@@ -264,7 +274,14 @@ impl OAuthService {
             Some(user) if user.locked_at_ms.is_some() => Err(locked()),
             Some(user) => {
                 let identity = identity(&user.id);
-                Ok((user, Plan::Link(identity)))
+                let provider = self.provider(provider)?;
+                let reset = self.identity.links().mint_in(
+                    &user,
+                    TokenPurpose::ResetPassword,
+                    Some(PROVIDER_LINKED),
+                    &[("provider", &provider.display_name)],
+                );
+                Ok((user, Plan::Link(identity, reset)))
             }
             None if !self.settings.create_accounts => Err(AppError::Forbidden(
                 "No account has this email address, and this service makes none on sign-in with \
@@ -320,6 +337,7 @@ impl OAuthService {
 /// [`SignInPlan`], owning what it writes.
 enum Plan {
     Linked(String),
-    Link(IdentityRecord),
+    /// The identity, and the reset link mailed to the owner once it is linked.
+    Link(IdentityRecord, Link),
     Create(IdentityRecord),
 }
