@@ -94,6 +94,11 @@ impl Module for IdentityModule {
                 name: "addresses accounts signed in from",
                 sql: include_str!("../migrations/0005_known_addresses.sql"),
             },
+            Migration {
+                version: 6,
+                name: "sign-ins bound to the client that started them",
+                sql: include_str!("../migrations/0006_oauth_binding.sql"),
+            },
         ]
     }
 

@@ -32,6 +32,8 @@ use settings::OAuthSettings;
 pub struct Authorization {
     pub url: String,
     pub state: String,
+    /// A secret for the client that asked, and no one else: the exchange needs it.
+    pub binding: String,
     pub expires_at_ms: i64,
 }
 
@@ -40,6 +42,7 @@ pub struct CodeExchange<'a> {
     pub provider: &'a str,
     pub code: &'a str,
     pub state: &'a str,
+    pub binding: &'a str,
     pub redirect_uri: &'a str,
     pub user_agent: Option<String>,
 }
@@ -50,8 +53,8 @@ fn no_such_provider() -> AppError {
 
 fn unusable_state() -> AppError {
     AppError::Invalid(
-        "The `state` is unknown, expired or already used, or belongs to another provider or \
-         redirect URI: start the sign-in again."
+        "The `state` is unknown, expired or already used, belongs to another provider or \
+         redirect URI, or was not started with this `binding`: start the sign-in again."
             .into(),
     )
 }
@@ -123,16 +126,20 @@ impl OAuthService {
     }
 
     /// Starts a sign-in: the provider's authorization URL, whose state, nonce and PKCE verifier
-    /// are kept here (under the state's hash) until the exchange or `oauth.state_ttl`.
+    /// are kept here (under the state's hash) until the exchange or `oauth.state_ttl`, with the
+    /// hash of a binding answered to the caller alone (it never goes to the provider, so the
+    /// browser's redirect back does not carry it).
     pub async fn authorize(&self, provider: &str, redirect_uri: &str) -> AppResult<Authorization> {
         let provider = self.provider(provider)?;
         Self::allowed(provider, redirect_uri)?;
         let start = provider.authorize(redirect_uri).await?;
+        let binding = OpaqueToken::generate();
         let now = now_ms();
         let expires_at_ms = now + self.settings.state_ttl.as_millis() as i64;
         self.repository
             .insert_state(&StateRecord {
                 state_hash: OpaqueToken::hash_of(&start.state),
+                binding_hash: binding.hash,
                 provider: provider.name.clone(),
                 redirect_uri: redirect_uri.to_owned(),
                 nonce: start.nonce,
@@ -144,6 +151,7 @@ impl OAuthService {
         Ok(Authorization {
             url: start.url,
             state: start.state,
+            binding: binding.plain,
             expires_at_ms,
         })
     }
@@ -153,10 +161,15 @@ impl OAuthService {
     pub async fn exchange(&self, request: CodeExchange<'_>) -> AppResult<TokenPair> {
         let provider = self.provider(request.provider)?;
         Self::allowed(provider, request.redirect_uri)?;
-        // Spent before anything else, whatever follows: a state works once.
+        // Spent before anything else, whatever follows: a state works once, and only for the
+        // client that started it.
         let state = self
             .repository
-            .take_state(&OpaqueToken::hash_of(request.state), now_ms())
+            .take_state(
+                &OpaqueToken::hash_of(request.state),
+                &OpaqueToken::hash_of(request.binding),
+                now_ms(),
+            )
             .await?
             .filter(|state| {
                 state.provider == provider.name && state.redirect_uri == request.redirect_uri

@@ -24,6 +24,8 @@ const UNIQUE_IDENTITY: crud::UniqueField = crud::UniqueField {
 /// An authorization in progress, as stored.
 pub struct StateRecord {
     pub state_hash: String,
+    /// The hash of the binding `authorize` answered: the exchange must present it.
+    pub binding_hash: String,
     pub provider: String,
     pub redirect_uri: String,
     pub nonce: String,
@@ -105,10 +107,11 @@ impl OAuthRepository {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO identity_oauth_states (state_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO identity_oauth_states (state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&state.state_hash)
+        .bind(&state.binding_hash)
         .bind(&state.provider)
         .bind(&state.redirect_uri)
         .bind(&state.nonce)
@@ -121,18 +124,22 @@ impl OAuthRepository {
         Ok(())
     }
 
-    /// Takes (deletes) the authorization stored under `state_hash`, if it has not expired at
-    /// `now_ms`. One delete: of two exchanges with one state, exactly one gets it.
+    /// Takes (deletes) the authorization stored under `state_hash` and bound to
+    /// `binding_hash`, if it has not expired at `now_ms`. One delete: of two exchanges with one
+    /// state, exactly one gets it; one without the binding gets nothing and spends nothing, so
+    /// the client that started the sign-in can still finish it.
     pub async fn take_state(
         &self,
         state_hash: &str,
+        binding_hash: &str,
         now_ms: i64,
     ) -> AppResult<Option<StateRecord>> {
         let row = sqlx::query(
-            "DELETE FROM identity_oauth_states WHERE state_hash = $1
-             RETURNING state_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms",
+            "DELETE FROM identity_oauth_states WHERE state_hash = $1 AND binding_hash = $2
+             RETURNING state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms",
         )
         .bind(state_hash)
+        .bind(binding_hash)
         .fetch_optional(self.pool())
         .await?;
         let Some(row) = row else {
@@ -140,6 +147,7 @@ impl OAuthRepository {
         };
         let state = StateRecord {
             state_hash: row.try_get("state_hash")?,
+            binding_hash: row.try_get("binding_hash")?,
             provider: row.try_get("provider")?,
             redirect_uri: row.try_get("redirect_uri")?,
             nonce: row.try_get("nonce")?,
