@@ -68,14 +68,11 @@ impl Throttle {
         .await
     }
 
-    /// A mail asked for `email` from `client`: per (account, address), per account (nobody can
-    /// fill a victim's inbox; not from an address the account signed in from) and per address.
+    /// A mail asked for `email` from `client`: per address, per (account, address), and per
+    /// account (nobody can fill a victim's inbox) unless the account signed in from there.
     pub async fn mail(&self, email: &str, client: &str) -> AppResult<()> {
-        if !self.limits.enabled {
-            return Ok(());
-        }
         let account = account(email);
-        let mut buckets = vec![
+        let buckets = [
             (
                 format!("email:address:{client}"),
                 self.limits.email_per_address,
@@ -85,42 +82,43 @@ impl Throttle {
                 self.limits.email_per_account_address,
             ),
         ];
-        if !self.known(&account, client).await {
-            buckets.push((
-                format!("email:account:{account}"),
-                self.limits.email_per_account,
-            ));
-        }
-        self.admit(&buckets).await
+        let per_account = (
+            format!("email:account:{account}"),
+            self.limits.email_per_account,
+        );
+        self.admit_for_account(&buckets, &account, client, per_account)
+            .await
+            .map(drop)
     }
 
     /// A login attempt on `email` from `client`, counted as a failure until
     /// [`LoginAttempt::settle`] learns otherwise.
     pub async fn login(&self, email: &str, client: &str) -> AppResult<LoginAttempt<'_>> {
         let account = account(email);
-        let attempt = LoginAttempt {
+        let address = (
+            format!("login:address:{client}"),
+            self.limits.failed_logins_per_address,
+        );
+        let pair = (
+            format!("login:account-address:{account}|{client}"),
+            self.limits.failed_logins_per_account_address,
+        );
+        let per_account = (
+            format!("login:account:{account}"),
+            self.limits.failed_logins_per_account,
+        );
+        let buckets = [address, pair];
+        let account = self
+            .admit_for_account(&buckets, &account, client, per_account)
+            .await?;
+        let [address, pair] = buckets;
+        Ok(LoginAttempt {
             throttle: self,
             client: client.to_owned(),
-            address: (
-                format!("login:address:{client}"),
-                self.limits.failed_logins_per_address,
-            ),
-            pair: (
-                format!("login:account-address:{account}|{client}"),
-                self.limits.failed_logins_per_account_address,
-            ),
-            account: (self.limits.enabled && !self.known(&account, client).await).then(|| {
-                (
-                    format!("login:account:{account}"),
-                    self.limits.failed_logins_per_account,
-                )
-            }),
-        };
-        // The address first: see `admit`.
-        let mut buckets = vec![attempt.address.clone(), attempt.pair.clone()];
-        buckets.extend(attempt.account.clone());
-        self.admit(&buckets).await?;
-        Ok(attempt)
+            address,
+            pair,
+            account,
+        })
     }
 
     /// Remembers that `user_id` signed in from `client` (a login, or a sign-in with a
@@ -156,6 +154,31 @@ impl Throttle {
                 tracing::warn!(error = %err, "could not read the addresses an account signed in from");
                 false
             })
+    }
+
+    /// Admits `buckets` (the address's first: see [`Self::admit`]), then the account's own
+    /// `per_account` bucket unless `client` is an address the account signed in from; the
+    /// per-account bucket counted, if it was. The address is looked up only for a request its
+    /// own buckets let through, so a flood from one address costs no query.
+    async fn admit_for_account(
+        &self,
+        buckets: &[Bucket],
+        account: &str,
+        client: &str,
+        per_account: Bucket,
+    ) -> AppResult<Option<Bucket>> {
+        if !self.limits.enabled {
+            return Ok(None);
+        }
+        self.admit(buckets).await?;
+        if self.known(account, client).await {
+            return Ok(None);
+        }
+        if let Err(refused) = self.admit(std::slice::from_ref(&per_account)).await {
+            self.take_back(buckets).await;
+            return Err(refused);
+        }
+        Ok(Some(per_account))
     }
 
     /// Counts a hit in each bucket in turn; at the first one over its limit, takes back the
