@@ -860,6 +860,7 @@ impl Identity {
 
 #[tokio::test]
 async fn a_password_set_before_a_link_by_address_no_longer_logs_in() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let attack = identity.pre_registered_then_linked().await;
 
@@ -870,6 +871,7 @@ async fn a_password_set_before_a_link_by_address_no_longer_logs_in() {
 
 #[tokio::test]
 async fn sessions_opened_before_a_link_by_address_are_revoked() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let attack = identity.pre_registered_then_linked().await;
 
@@ -890,6 +892,7 @@ async fn sessions_opened_before_a_link_by_address_are_revoked() {
 
 #[tokio::test]
 async fn the_owner_is_mailed_when_a_provider_is_linked_by_address() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let attack = identity.pre_registered_then_linked().await;
 
@@ -907,6 +910,7 @@ async fn the_owner_is_mailed_when_a_provider_is_linked_by_address() {
 
 #[tokio::test]
 async fn after_a_link_by_address_the_owner_sets_a_password_by_reset() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let attack = identity.pre_registered_then_linked().await;
 
@@ -922,6 +926,7 @@ async fn after_a_link_by_address_the_owner_sets_a_password_by_reset() {
 
 #[tokio::test]
 async fn a_second_sign_in_with_a_linked_identity_revokes_nothing() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let user = EndUser::new(&email(), true);
     let first = tokens(identity.sign_in_with_provider(&user).await).await;
@@ -941,6 +946,7 @@ async fn a_second_sign_in_with_a_linked_identity_revokes_nothing() {
 
 #[tokio::test]
 async fn a_code_and_state_presented_without_the_binding_sign_nobody_in() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let authorized: Value = identity
         .authorize(PROVIDER, REDIRECT_URI)
@@ -964,6 +970,7 @@ async fn a_code_and_state_presented_without_the_binding_sign_nobody_in() {
 
 #[tokio::test]
 async fn a_refused_unbound_exchange_leaves_the_sign_in_to_its_front_end() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let started = identity.start().await;
     let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
@@ -980,6 +987,7 @@ async fn a_refused_unbound_exchange_leaves_the_sign_in_to_its_front_end() {
 
 #[tokio::test]
 async fn a_callback_of_someone_elses_sign_in_is_refused() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     // The attacker starts a sign-in and signs in at the provider as themself...
     let attackers = identity.start().await;
