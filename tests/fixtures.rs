@@ -180,7 +180,10 @@ impl IdempotencyFixtureApi {
     }
 
     /// The same as `counted`, but refusing requests without a key.
-    #[idempotent(key_required, outside_database = "counts its executions in memory, for the tests")]
+    #[idempotent(
+        key_required,
+        outside_database = "counts its executions in memory, for the tests"
+    )]
     #[oai(path = "/required", method = "post", operation_id = "fixtureRequired")]
     async fn required(&self, body: Json<Value>) -> CountedResponse {
         self.counted_response(None, body.0).await
@@ -202,7 +205,10 @@ impl IdempotencyFixtureApi {
     }
 
     /// The same as `counted`, but failing closed: 503 rather than unguarded when the store fails.
-    #[idempotent(on_store_failure = "reject", outside_database = "counts its executions in memory, for the tests")]
+    #[idempotent(
+        on_store_failure = "reject",
+        outside_database = "counts its executions in memory, for the tests"
+    )]
     #[oai(
         path = "/fail-closed",
         method = "post",

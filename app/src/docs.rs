@@ -324,10 +324,12 @@ pub fn intent_inventory(document: &Value) -> String {
                         format!(
                             "replayed for {retention}{}{}{}",
                             match (durable, effect_outside_database) {
-                                (true, _) => "; durable (the answer is committed with the effect)"
-                                    .to_owned(),
+                                (true, _) =>
+                                    "; durable (the answer is committed with the effect)".to_owned(),
                                 (false, Some(what)) => {
-                                    format!("; not durable: its effect is outside the database ({what})")
+                                    format!(
+                                        "; not durable: its effect is outside the database ({what})"
+                                    )
                                 }
                                 (false, None) => "; not durable".to_owned(),
                             },

@@ -70,6 +70,62 @@ fn known_keys() -> BTreeSet<String> {
     keys
 }
 
+/// A signing key as `openssl rand -base64 32` makes one.
+fn generated_key() -> String {
+    use base64::Engine as _;
+    let bytes: Vec<u8> = [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()]
+        .iter()
+        .flat_map(|random| *random.as_bytes())
+        .collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// `value` with compose's `${NAME}`, `${NAME:?message}` and `${NAME:-default}` replaced from
+/// `environment` (a required variable missing from it is a test failure, as compose would
+/// refuse to start).
+fn interpolate(value: &str, environment: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find('}').expect("a closed ${...}") + start;
+        let expression = &rest[start + 2..end];
+        let name_end = expression.find(':').unwrap_or(expression.len());
+        let (name, modifier) = expression.split_at(name_end);
+        let found = environment.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+        match (found, modifier.strip_prefix(":-")) {
+            (Some(value), _) => out.push_str(value),
+            (None, Some(default)) => out.push_str(default),
+            (None, None) => panic!("compose needs ${name} from the environment"),
+        }
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The variable a value requires from the environment (`${NAME:?message}`), if it is one.
+fn required_variable(value: &str) -> Option<&str> {
+    let inner = value.strip_prefix("${")?.strip_suffix('}')?;
+    let (name, message) = inner.split_once(":?")?;
+    (!message.trim().is_empty()).then_some(name)
+}
+
+#[test]
+fn the_stack_takes_its_signing_key_from_the_environment() {
+    let compose = compose();
+    let variables: std::collections::HashMap<String, String> =
+        app_environment(&compose).into_iter().collect();
+
+    let key = &variables["APP__AUTH__JWT_SECRET"];
+
+    assert_eq!(
+        required_variable(key),
+        Some("JWT_SECRET"),
+        "compose must refuse to start without a key from the environment, and hold none: {key}"
+    );
+}
+
 #[test]
 fn the_stack_has_the_service_and_every_backing_service() {
     let compose = compose();
@@ -128,9 +184,13 @@ fn every_app_variable_is_a_setting_the_service_reads_and_they_load_in_production
     let known = known_keys();
     let variables = app_environment(&compose);
 
+    // What `docker compose` is given from the environment (or `.env`), as the README says.
+    let environment = [("JWT_SECRET", generated_key())];
     let overrides: Vec<(String, String)> = variables
         .iter()
-        .filter_map(|(name, value)| settings_key(name).map(|key| (key, value.clone())))
+        .filter_map(|(name, value)| {
+            settings_key(name).map(|key| (key, interpolate(value, &environment)))
+        })
         .collect();
     for (key, _) in &overrides {
         assert!(

@@ -344,9 +344,10 @@ async fn a_durable_operation_whose_guard_hands_it_no_recorder_fails_the_gate_by_
     let failures = gate_failures(&app).await;
 
     assert!(
-        failures.iter().any(|f| f
-            .contains("(gateDurableInNameOnly): documented as durable")
-            && f.contains("was not handed the means to commit its answer")),
+        failures.iter().any(
+            |f| f.contains("(gateDurableInNameOnly): documented as durable")
+                && f.contains("was not handed the means to commit its answer")
+        ),
         "{failures:?}"
     );
 }

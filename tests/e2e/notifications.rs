@@ -554,17 +554,34 @@ async fn open_stream(app: &TestApp, token: &str) -> reqwest::Response {
     response
 }
 
-/// The data of the stream's next event, as JSON (10 s at the most).
-async fn next_event(
+/// One server-sent event.
+struct Event {
+    /// Its `event:` field: `message` unless it names another.
+    kind: String,
+    /// Its data, as JSON.
+    data: Value,
+}
+
+/// The stream's next event (10 s at the most); keep-alive comments are skipped.
+async fn next_typed_event(
     stream: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
     buffer: &mut String,
-) -> Value {
+) -> Event {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         if let Some(end) = buffer.find("\n\n") {
             let event: String = buffer.drain(..end + 2).collect();
-            if let Some(data) = event.lines().find_map(|line| line.strip_prefix("data:")) {
-                return serde_json::from_str(data.trim()).expect("event data is JSON");
+            let field = |name: &str| {
+                event
+                    .lines()
+                    .find_map(|line| line.strip_prefix(name))
+                    .map(str::trim)
+            };
+            if let Some(data) = field("data:") {
+                return Event {
+                    kind: field("event:").unwrap_or("message").to_owned(),
+                    data: serde_json::from_str(data).expect("event data is JSON"),
+                };
             }
             continue; // a keep-alive comment
         }
@@ -575,6 +592,39 @@ async fn next_event(
             .expect("the stream reads");
         buffer.push_str(&String::from_utf8_lossy(&chunk));
     }
+}
+
+/// The data of the stream's next event, as JSON (10 s at the most).
+async fn next_event(
+    stream: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
+    buffer: &mut String,
+) -> Value {
+    next_typed_event(stream, buffer).await.data
+}
+
+/// The `end` event a stream closes with, and that it closes after it: the data saying why.
+async fn end_of(
+    stream: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
+) -> Value {
+    let mut buffer = String::new();
+    let event = next_typed_event(stream, &mut buffer).await;
+    assert_eq!(
+        event.kind, "end",
+        "the stream went on delivering: {}",
+        event.data
+    );
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(chunk) = stream.next().await {
+            buffer.push_str(&String::from_utf8_lossy(&chunk.expect("the stream reads")));
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the stream closes after its end event");
+    assert!(
+        !buffer.contains("data:"),
+        "nothing follows the end event: {buffer}"
+    );
+    event.data
 }
 
 #[tokio::test]
@@ -651,4 +701,129 @@ async fn an_open_stream_ends_when_the_service_shuts_down_rather_than_holding_it(
     })
     .await;
     assert!(rest.is_ok(), "the stream ended");
+}
+
+// ---- A stream ends with its session (issue 34) ----
+//
+// Each test opens alice's stream, ends her session one way, then sends her a notification: the
+// stream must say why it ends instead of delivering it.
+
+#[tokio::test]
+async fn a_stream_ends_saying_why_when_its_session_logs_out() {
+    let world = World::spawn().await;
+    let mut stream = open_stream(world.app(), &world.alice.access)
+        .await
+        .bytes_stream();
+
+    let logout = world
+        .identity
+        .post("/revoke", json!({ "refreshToken": world.alice.refresh }))
+        .await;
+    assert_eq!(logout.status(), StatusCode::NO_CONTENT);
+    world.notify_alice(&["inApp"]).await;
+
+    let end = end_of(&mut stream).await;
+    assert_eq!(end["reason"], "sessionRevoked", "{end}");
+    assert!(end["detail"].is_string(), "{end}");
+}
+
+#[tokio::test]
+async fn a_stream_ends_saying_why_when_its_session_is_revoked_from_another() {
+    let world = World::spawn().await;
+    let mut stream = open_stream(world.app(), &world.alice.access)
+        .await
+        .bytes_stream();
+    let elsewhere =
+        crate::identity::tokens(world.identity.login(ALICE, crate::identity::PASSWORD).await).await;
+    let streaming_session = world.identity.other_session_id(&elsewhere.access).await;
+
+    let revoked = world
+        .identity
+        .post_as(
+            &elsewhere.access,
+            &format!("/api/v1/auth/sessions/{streaming_session}/revoke"),
+        )
+        .await;
+    assert_eq!(revoked.status(), StatusCode::NO_CONTENT);
+    world.notify_alice(&["inApp"]).await;
+
+    let end = end_of(&mut stream).await;
+    assert_eq!(end["reason"], "sessionRevoked", "{end}");
+}
+
+#[tokio::test]
+async fn a_stream_ends_saying_why_when_the_account_is_locked() {
+    let world = World::spawn().await;
+    let mut stream = open_stream(world.app(), &world.alice.access)
+        .await
+        .bytes_stream();
+
+    let locked = world
+        .identity
+        .admin_action(&world.admin.access, "lock", &world.alice_id)
+        .await;
+    assert_eq!(locked.status(), StatusCode::NO_CONTENT);
+    world.notify_alice(&["inApp"]).await;
+
+    let end = end_of(&mut stream).await;
+    assert_eq!(end["reason"], "accountLocked", "{end}");
+}
+
+#[tokio::test]
+async fn a_stream_ends_saying_why_when_the_password_changes() {
+    let world = World::spawn().await;
+    let mut stream = open_stream(world.app(), &world.alice.access)
+        .await
+        .bytes_stream();
+
+    let reset = world
+        .identity
+        .reset_password_by_mail(ALICE, "a brand new passphrase")
+        .await;
+    assert_eq!(reset.status(), StatusCode::NO_CONTENT);
+    world.notify_alice(&["inApp"]).await;
+
+    let end = end_of(&mut stream).await;
+    assert_eq!(end["reason"], "passwordChanged", "{end}");
+}
+
+#[tokio::test]
+async fn a_stream_ends_saying_why_when_its_access_token_expires() {
+    let world = World::spawn_with(TestApp::builder().setting("auth.access_token_ttl", "3s")).await;
+    let alice =
+        crate::identity::tokens(world.identity.login(ALICE, crate::identity::PASSWORD).await).await;
+    let mut stream = open_stream(world.app(), &alice.access).await.bytes_stream();
+
+    let end = end_of(&mut stream).await;
+
+    assert_eq!(end["reason"], "accessTokenExpired", "{end}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_on_another_instance_ends_when_its_session_is_revoked() {
+    let prefix = format!("test:{}:", testing::unique_suffix());
+    let world = World::spawn_with(
+        TestApp::builder()
+            .redis(RedisChoice::Shared)
+            .setting("redis.key_prefix", &prefix),
+    )
+    .await;
+    let other = quick_outbox(TestApp::builder())
+        .redis(RedisChoice::Shared)
+        .setting("redis.key_prefix", &prefix)
+        .setting("database.url", database_of(world.app()))
+        .spawn()
+        .await;
+    let mut stream = open_stream(&other, &world.alice.access)
+        .await
+        .bytes_stream();
+
+    let logout = world
+        .identity
+        .post("/revoke", json!({ "refreshToken": world.alice.refresh }))
+        .await;
+    assert_eq!(logout.status(), StatusCode::NO_CONTENT);
+
+    let end = end_of(&mut stream).await;
+    assert_eq!(end["reason"], "sessionRevoked", "{end}");
 }

@@ -44,17 +44,73 @@ fn production_refuses_the_development_signing_key() {
     assert!(message.contains("auth.jwt_secret"), "{message}");
 }
 
+/// A signing key as `openssl rand -base64 32` makes one: 32 random bytes in base64.
+fn generated_key() -> String {
+    use base64::Engine as _;
+    let bytes: Vec<u8> = [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()]
+        .iter()
+        .flat_map(|random| *random.as_bytes())
+        .collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
 #[test]
-fn production_starts_with_its_own_signing_key() {
+fn production_starts_with_a_generated_signing_key() {
     let settings = app::config::load_with(
         Environment::Production,
-        &[(
-            "auth.jwt_secret",
-            "a-production-key-that-is-long-enough-1234",
-        )],
+        &[("auth.jwt_secret", &generated_key())],
     );
 
     assert!(settings.is_ok(), "{:?}", settings.err());
+}
+
+#[test]
+fn production_refuses_a_signing_key_written_in_the_repository() {
+    // The compose file's old key, and one the tests once used as "a production key".
+    for key in [
+        "compose-only-signing-key-replace-me-0123456789",
+        "a-production-key-that-is-long-enough-1234",
+    ] {
+        let message = load_error(Environment::Production, &[("auth.jwt_secret", key)]);
+
+        assert!(message.contains("auth.jwt_secret"), "{message}");
+        assert!(message.contains("repository"), "{message}");
+        assert!(!message.contains(key), "the key is not printed: {message}");
+    }
+}
+
+#[test]
+fn production_refuses_a_signing_key_with_too_little_entropy() {
+    for key in [
+        "a".repeat(64),
+        "0123456789abcdef0123456789abcdef0123456789".to_owned(),
+        "changeme".repeat(6),
+        "abcabcabcabcabcabcabcabcabcabcabcabc".to_owned(),
+    ] {
+        let message = load_error(Environment::Production, &[("auth.jwt_secret", &key)]);
+
+        assert!(message.contains("auth.jwt_secret"), "{message}");
+        assert!(message.contains("entropy"), "{message}");
+    }
+}
+
+#[test]
+fn production_refuses_the_repositorys_test_key_pair() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let private = std::fs::read_to_string(root.join("keys/ed25519-private.pem")).unwrap();
+    let public = std::fs::read_to_string(root.join("keys/ed25519-public.pem")).unwrap();
+
+    let message = load_error(
+        Environment::Production,
+        &[
+            ("auth.algorithm", "EdDSA"),
+            ("auth.private_key_pem", &private),
+            ("auth.public_key_pem", &public),
+        ],
+    );
+
+    assert!(message.contains("auth.private_key_pem"), "{message}");
+    assert!(message.contains("repository"), "{message}");
 }
 
 #[test]
@@ -72,10 +128,7 @@ async fn production_refuses_to_start_without_an_smtp_server() {
     let settings = app::config::load_with(
         Environment::Production,
         &[
-            (
-                "auth.jwt_secret",
-                "a-production-key-that-is-long-enough-1234",
-            ),
+            ("auth.jwt_secret", &generated_key()),
             ("database.url", database.url()),
             ("server.port", "0"),
         ],
@@ -177,4 +230,159 @@ fn a_redis_password_never_appears_in_the_printed_settings() {
     let printed = format!("{:?}", settings.redis);
     assert!(!printed.contains("hunter2-from-env"), "{printed}");
     assert!(!printed.contains("in-url-secret"), "{printed}");
+}
+
+/// A signing key some file of the repository holds.
+#[derive(Debug)]
+enum WrittenKey {
+    /// An HS256 key (`jwt_secret = "..."`, `APP__AUTH__JWT_SECRET: ...`).
+    Secret { file: String, key: String },
+    /// A PEM private key.
+    PrivatePem { file: String, pem: String },
+}
+
+/// Every signing key written in the files git tracks: `jwt_secret` values in settings, compose,
+/// environment and Markdown files (not an interpolation such as `${JWT_SECRET:?...}`), and
+/// every PEM private key, whatever the file.
+fn keys_written_in_the_repository() -> Vec<WrittenKey> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the repository");
+    let mut keys = Vec::new();
+    for file in repository_files(root) {
+        let file = file.as_str();
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else {
+            continue; // not text (or gone from the work tree)
+        };
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("-----BEGIN ") {
+            let block = &rest[start..];
+            let header_end = block.find('\n').unwrap_or(block.len());
+            let end = block.find("-----END ").map(|at| {
+                at + block[at..]
+                    .find("-----\n")
+                    .map_or(block.len() - at, |close| close + 5)
+            });
+            if let Some(end) = end
+                && block[..header_end].contains("PRIVATE KEY")
+            {
+                keys.push(WrittenKey::PrivatePem {
+                    file: file.to_owned(),
+                    pem: block[..end].to_owned(),
+                });
+            }
+            rest = &block[header_end..];
+        }
+        let settings_like = [".toml", ".yml", ".yaml", ".env", ".md", ".sh"]
+            .iter()
+            .any(|extension| file.ends_with(extension))
+            || file.ends_with("Dockerfile");
+        if !settings_like {
+            continue;
+        }
+        for line in text.lines() {
+            let lower = line.to_ascii_lowercase();
+            let Some(at) = lower.find("jwt_secret") else {
+                continue;
+            };
+            let after = line[at + "jwt_secret".len()..].trim_start();
+            let Some(value) = after.strip_prefix('=').or_else(|| after.strip_prefix(':')) else {
+                continue;
+            };
+            let value = value
+                .split(" #")
+                .next()
+                .unwrap()
+                .trim()
+                .trim_matches(|c| c == '"' || c == '\'');
+            if value.len() >= 16 && !value.starts_with('$') && !value.contains(' ') {
+                keys.push(WrittenKey::Secret {
+                    file: file.to_owned(),
+                    key: value.to_owned(),
+                });
+            }
+        }
+    }
+    keys
+}
+
+/// The repository's files, relative to `root`: those git tracks, or in a copy without git
+/// (CI's renamed copy) every file but what `.gitignore` leaves out (builds, data, a `.env`
+/// holding someone's own key).
+fn repository_files(root: &std::path::Path) -> Vec<String> {
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output();
+    if let Ok(listed) = listed
+        && listed.status.success()
+    {
+        return String::from_utf8(listed.stdout)
+            .unwrap()
+            .split('\0')
+            .filter(|file| !file.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
+    fn walk(root: &std::path::Path, dir: &std::path::Path, files: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ignored = [".git", "target", "data", "node_modules", ".env"]
+                .contains(&name.as_str())
+                || name.ends_with(".db")
+                || name.contains(".db-");
+            if ignored {
+                continue;
+            }
+            if path.is_dir() {
+                walk(root, &path, files);
+            } else {
+                let relative = path.strip_prefix(root).unwrap();
+                files.push(relative.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(root, root, &mut files);
+    files
+}
+
+#[test]
+fn every_signing_key_written_in_the_repository_is_refused_in_production() {
+    let keys = keys_written_in_the_repository();
+    assert!(
+        keys.iter().any(|key| matches!(key,
+            WrittenKey::Secret { file, .. } if file == "config/default.toml")),
+        "the development key is found: {keys:?}"
+    );
+    assert!(
+        keys.iter()
+            .any(|key| matches!(key, WrittenKey::PrivatePem { .. })),
+        "the test key pair is found: {keys:?}"
+    );
+
+    for written in &keys {
+        let (file, message) = match written {
+            WrittenKey::Secret { file, key } => (
+                file,
+                load_error(Environment::Production, &[("auth.jwt_secret", key)]),
+            ),
+            WrittenKey::PrivatePem { file, pem } => (
+                file,
+                load_error(
+                    Environment::Production,
+                    &[
+                        ("auth.algorithm", "EdDSA"),
+                        ("auth.private_key_pem", pem),
+                        ("auth.public_key_pem", "a public key"),
+                    ],
+                ),
+            ),
+        };
+        assert!(
+            message.contains("repository"),
+            "a key written in {file} is not refused as the repository's: {message}"
+        );
+    }
 }

@@ -4,7 +4,8 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use infra::{Contact, Database, UserDirectory};
+use infra::database::now_ms;
+use infra::{Contact, Database, SessionEnd, UserDirectory};
 use kernel::AppResult;
 
 use crate::repository::IdentityRepository;
@@ -32,6 +33,31 @@ impl UserDirectory for AccountDirectory {
             Ok(user.map(|user| Contact {
                 confirmed_email: user.email_confirmed_at_ms.map(|_| user.email),
             }))
+        })
+    }
+
+    fn session_end<'a>(
+        &'a self,
+        user_id: &'a str,
+        session_id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = AppResult<Option<SessionEnd>>> + Send + 'a>> {
+        Box::pin(async move {
+            let session = self
+                .repository
+                .session(session_id)
+                .await?
+                .filter(|session| session.user_id == user_id);
+            let Some(session) = session else {
+                return Ok(Some(SessionEnd::Revoked));
+            };
+            // The most telling cause first: a lock or a password change revokes the session too.
+            Ok(match self.repository.user_by_id(user_id).await? {
+                None => Some(SessionEnd::Revoked),
+                Some(user) if user.locked_at_ms.is_some() => Some(SessionEnd::AccountLocked),
+                Some(user) if user.outdates(&session) => Some(SessionEnd::PasswordChanged),
+                Some(_) if !session.is_active(now_ms()) => Some(SessionEnd::Revoked),
+                Some(_) => None,
+            })
         })
     }
 }

@@ -89,6 +89,16 @@ impl Module for IdentityModule {
                 name: "sign-in with OpenID Connect providers",
                 sql: include_str!("../migrations/0004_oauth.sql"),
             },
+            Migration {
+                version: 5,
+                name: "addresses accounts signed in from",
+                sql: include_str!("../migrations/0005_known_addresses.sql"),
+            },
+            Migration {
+                version: 6,
+                name: "sign-ins bound to the client that started them",
+                sql: include_str!("../migrations/0006_oauth_binding.sql"),
+            },
         ]
     }
 
@@ -108,12 +118,20 @@ impl Module for IdentityModule {
         Ok((
             AuthApi::new(
                 Arc::clone(&service),
-                Throttle::new(context.rate_limiter.clone(), limits.clone()),
+                Throttle::new(
+                    context.rate_limiter.clone(),
+                    limits.clone(),
+                    IdentityRepository::new(context.database.clone()),
+                ),
             ),
             AdminApi::new(UsersAdminBase::new(service)),
             OAuthApi::new(
                 Arc::new(oauth),
-                Throttle::new(context.rate_limiter.clone(), limits),
+                Throttle::new(
+                    context.rate_limiter.clone(),
+                    limits,
+                    IdentityRepository::new(context.database.clone()),
+                ),
             ),
         ))
     }

@@ -37,6 +37,14 @@ const RESET_PASSWORD: MailTemplate = MailTemplate {
     html: include_str!("../templates/reset_password.html"),
 };
 
+/// To the owner of an account a provider sign-in was linked to by its address: the password
+/// from before is gone, with a reset link to set one.
+pub const PROVIDER_LINKED: MailTemplate = MailTemplate {
+    subject: "A sign-in provider was linked to your account",
+    text: include_str!("../templates/provider_linked.txt"),
+    html: include_str!("../templates/provider_linked.html"),
+};
+
 /// How many link requests may wait for the worker.
 const QUEUE_CAPACITY: usize = 1024;
 
@@ -65,8 +73,20 @@ impl LinkMailer {
     /// stored (see [`Self::mail`]). Nothing is written yet, so a use case can store the record
     /// in its own transaction.
     pub fn mint(&self, user: &UserRecord, purpose: TokenPurpose) -> Link {
+        self.mint_in(user, purpose, None, &[])
+    }
+
+    /// [`Self::mint`], mailed with `template` (which may also use `extra`'s placeholders)
+    /// instead of the purpose's own.
+    pub fn mint_in(
+        &self,
+        user: &UserRecord,
+        purpose: TokenPurpose,
+        template: Option<MailTemplate>,
+        extra: &[(&str, &str)],
+    ) -> Link {
         let token = OpaqueToken::generate();
-        let (ttl, template, page) = match purpose {
+        let (ttl, own_template, page) = match purpose {
             TokenPurpose::ResetPassword => (
                 self.settings.reset_token_ttl,
                 RESET_PASSWORD,
@@ -96,15 +116,17 @@ impl LinkMailer {
             .display_name
             .clone()
             .unwrap_or_else(|| user.email.clone());
-        let mail = template.render(
-            &user.email,
-            &[
-                ("name", &name),
-                ("service", &self.settings.service_name),
-                ("link", &link),
-                ("expires", &expires),
-            ],
-        );
+        let mut values = vec![
+            ("name", name.as_str()),
+            ("email", user.email.as_str()),
+            ("service", self.settings.service_name.as_str()),
+            ("link", link.as_str()),
+            ("expires", expires.as_str()),
+        ];
+        values.extend_from_slice(extra);
+        let mail = template
+            .unwrap_or(own_template)
+            .render(&user.email, &values);
         Link { record, mail }
     }
 

@@ -533,6 +533,56 @@ impl IdentityRepository {
         Ok(Some((revoked, recorded)))
     }
 
+    /// Whether the account registered with `email` signed in successfully from the address
+    /// hashed as `address_hash` at or after `since_ms`.
+    pub async fn signed_in_from(
+        &self,
+        email: &str,
+        address_hash: &str,
+        since_ms: i64,
+    ) -> AppResult<bool> {
+        let row = sqlx::query(
+            "SELECT 1 AS known FROM identity_known_addresses k JOIN identity_users u ON u.id = k.user_id
+             WHERE u.email = $1 AND k.address_hash = $2 AND k.last_seen_at_ms >= $3",
+        )
+        .bind(email)
+        .bind(address_hash)
+        .bind(since_ms)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Records that `user_id` signed in from the address hashed as `address_hash` at `now_ms`,
+    /// and forgets its addresses last seen before `forget_before_ms`.
+    pub async fn remember_address(
+        &self,
+        user_id: &str,
+        address_hash: &str,
+        now_ms: i64,
+        forget_before_ms: i64,
+    ) -> AppResult<()> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(
+            "INSERT INTO identity_known_addresses (user_id, address_hash, last_seen_at_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (user_id, address_hash) DO UPDATE SET last_seen_at_ms = excluded.last_seen_at_ms",
+        )
+        .bind(user_id)
+        .bind(address_hash)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "DELETE FROM identity_known_addresses WHERE user_id = $1 AND last_seen_at_ms < $2",
+        )
+        .bind(user_id)
+        .bind(forget_before_ms)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Stores a new one-time token. The account's other live tokens of that purpose stay valid
     /// (see [`crate::links`]): using any of them spends them all.
     pub async fn add_one_time_token(&self, token: &OneTimeTokenRecord) -> AppResult<()> {
@@ -590,7 +640,10 @@ pub(crate) async fn insert_session(
     Ok(())
 }
 
-async fn insert_one_time_token(tx: &mut Transaction, token: &OneTimeTokenRecord) -> AppResult<()> {
+pub(crate) async fn insert_one_time_token(
+    tx: &mut Transaction,
+    token: &OneTimeTokenRecord,
+) -> AppResult<()> {
     sqlx::query(
         "INSERT INTO identity_one_time_tokens (token_hash, user_id, purpose, created_at_ms, expires_at_ms, used_at_ms) VALUES ($1, $2, $3, $4, $5, NULL)",
     )
@@ -650,7 +703,7 @@ async fn spend_one_time_token(
 }
 
 /// Revokes every active session of an account; returns their ids.
-async fn revoke_sessions_of(
+pub(crate) async fn revoke_sessions_of(
     tx: &mut Transaction,
     user_id: &str,
     now_ms: i64,

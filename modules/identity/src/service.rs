@@ -57,6 +57,8 @@ fn unusable_token(purpose: TokenPurpose) -> AppError {
 
 /// A freshly issued access and refresh token.
 pub struct TokenPair {
+    /// The account they are for (never answered: for the throttle's known addresses).
+    pub user_id: String,
     pub access_token: String,
     pub refresh_token: String,
     pub expires_in_secs: u64,
@@ -457,6 +459,16 @@ impl IdentityService {
         Ok(user)
     }
 
+    /// Refuses the tokens of `session_ids` (already revoked in the database) on every instance.
+    pub(crate) async fn revoke_sessions(&self, session_ids: &[String]) {
+        self.revocations.revoke(session_ids).await;
+    }
+
+    /// The one-time links' mailer.
+    pub(crate) fn links(&self) -> &LinkMailer {
+        &self.links
+    }
+
     /// How long a new session's refresh token lives.
     pub(crate) fn refresh_token_ttl(&self) -> Duration {
         self.settings.refresh_token_ttl
@@ -483,6 +495,7 @@ impl IdentityService {
             exp: issued_at + self.access_token_ttl.as_secs(),
         };
         Ok(TokenPair {
+            user_id: user.id.clone(),
             access_token: self.tokens.sign(&claims).map_err(AppError::internal)?,
             refresh_token,
             expires_in_secs: self.access_token_ttl.as_secs(),

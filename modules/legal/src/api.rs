@@ -267,7 +267,9 @@ impl LegalApi {
         let user = auth.0.subject.as_str();
         let mut tx = outcome.begin(self.repository.pool()).await?;
         if let Some(existing) = self.repository.acceptance(user, &kind, version).await? {
-            return Ok(tx.commit(AcceptResponse::AlreadyAccepted(Json(existing))).await?);
+            return Ok(tx
+                .commit(AcceptResponse::AlreadyAccepted(Json(existing)))
+                .await?);
         }
         let now = now_ms();
         let found = self
@@ -302,12 +304,18 @@ impl LegalApi {
             user_agent: agent.as_deref(),
             request_id: request_id.as_deref(),
         };
-        if let Some(created) = self.repository.insert_acceptance(&mut tx, &acceptance).await? {
+        if let Some(created) = self
+            .repository
+            .insert_acceptance(&mut tx, &acceptance)
+            .await?
+        {
             return Ok(tx.commit(AcceptResponse::Created(Json(created))).await?);
         }
         // A concurrent acceptance of the same version won: its record is the one.
         match self.repository.acceptance(user, &kind, version).await? {
-            Some(existing) => Ok(tx.commit(AcceptResponse::AlreadyAccepted(Json(existing))).await?),
+            Some(existing) => Ok(tx
+                .commit(AcceptResponse::AlreadyAccepted(Json(existing)))
+                .await?),
             None => Err(AppError::internal("an acceptance was neither inserted nor found").into()),
         }
     }

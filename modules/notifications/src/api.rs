@@ -6,11 +6,12 @@ use std::time::Duration;
 use crud::created_location;
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
-use infra::UserDirectory;
-use infra::database::{now_ms, timestamp};
 use idempotency::{OutcomeRecorder, Recorded};
-use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
+use infra::database::{now_ms, timestamp};
+use infra::{SessionEnd, UserDirectory};
+use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal, RevokedSessions};
 use poem::Request;
+use poem::web::sse;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{EventStream, Json};
 use poem_openapi::{ApiResponse, OpenApi, Tags};
@@ -19,7 +20,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::SENDER_ROLE;
 use crate::feed::{FeedItem, NotificationFeed};
-use crate::model::{MarkedRead, NewNotification, Notification, UnreadCount};
+use crate::model::{
+    MarkedRead, NewNotification, Notification, StreamEnd, StreamEndReason, StreamEvent, UnreadCount,
+};
 use crate::outbox::DeliveryWorker;
 use crate::repository::NotificationRepository;
 
@@ -35,6 +38,8 @@ pub struct NotificationsApi {
     feed: NotificationFeed,
     worker: Arc<DeliveryWorker>,
     directory: Arc<dyn UserDirectory>,
+    /// The sessions revoked on any instance: a stream ends with its session.
+    revoked: Arc<RevokedSessions>,
     /// Cancelled when the service shuts down: open streams end then.
     stopping: CancellationToken,
 }
@@ -45,6 +50,7 @@ impl NotificationsApi {
         feed: NotificationFeed,
         worker: Arc<DeliveryWorker>,
         directory: Arc<dyn UserDirectory>,
+        revoked: Arc<RevokedSessions>,
         stopping: CancellationToken,
     ) -> Self {
         Self {
@@ -52,8 +58,67 @@ impl NotificationsApi {
             feed,
             worker,
             directory,
+            revoked,
             stopping,
         }
+    }
+}
+
+/// The longest a stream lives, whatever its token says: a day.
+const MAX_STREAM_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Resolves when `principal`'s stream must end, with why: its access token expires, or its
+/// session is revoked (a logout, a session revoke, a lock, a password change: each revokes the
+/// session on every instance, `infra::revocation`), which the directory then explains.
+async fn end_of_session(
+    principal: Principal,
+    revoked: Arc<RevokedSessions>,
+    directory: Arc<dyn UserDirectory>,
+) -> StreamEnd {
+    let now = u64::try_from(now_ms()).unwrap_or(0);
+    let expires_in = principal
+        .expires_at
+        .saturating_mul(1000)
+        .saturating_sub(now);
+    // (Capped: tokens live minutes, and a far instant would overflow the timer.)
+    let expired = tokio::time::sleep(Duration::from_millis(expires_in.min(MAX_STREAM_MS)));
+    tokio::pin!(expired);
+    // Subscribed before the first check, so a revocation in between wakes the loop.
+    let mut changes = revoked.changes();
+    while !revoked.contains(&principal.session_id) {
+        tokio::select! {
+            () = &mut expired => return StreamEnd::new(StreamEndReason::AccessTokenExpired),
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    // The set is gone (the service is stopping): only the expiry is left.
+                    (&mut expired).await;
+                    return StreamEnd::new(StreamEndReason::AccessTokenExpired);
+                }
+            }
+        }
+    }
+    let why = directory
+        .session_end(&principal.subject, &principal.session_id)
+        .await
+        .unwrap_or_else(|err| {
+            tracing::warn!(error = %err, "could not read why a streaming session ended");
+            None
+        });
+    StreamEnd::new(match why {
+        Some(SessionEnd::AccountLocked) => StreamEndReason::AccountLocked,
+        Some(SessionEnd::PasswordChanged) => StreamEndReason::PasswordChanged,
+        Some(SessionEnd::Revoked) | None => StreamEndReason::SessionRevoked,
+    })
+}
+
+/// A stream's events as server-sent events: notifications as `message`, the end as `end`.
+fn to_sse(event: StreamEvent) -> sse::Event {
+    use poem_openapi::types::ToJSON as _;
+    match event {
+        StreamEvent::Notification(notification) => {
+            sse::Event::message(notification.to_json_string())
+        }
+        StreamEvent::End(end) => sse::Event::message(end.to_json_string()).event_type("end"),
     }
 }
 
@@ -237,33 +302,57 @@ impl NotificationsApi {
     /// the caller from now on, its data the notification as JSON, whichever instance of the
     /// service it was sent through. A comment line every 15 seconds keeps the connection open
     /// through proxies. A stream that falls far behind skips ahead; the list has everything.
-    /// The stream ends when the instance shuts down: reconnect.
+    ///
+    /// The stream lives no longer than what opened it: when the access token expires, or its
+    /// session ends (logged out, revoked, the account locked, the password changed; on
+    /// whichever instance that happened), a last event `end` says why (its data a `StreamEnd`:
+    /// `reason` and `detail`) and the stream closes. Refresh the token (or sign in again) and
+    /// open a new stream. It also ends, without that event, when the instance shuts down:
+    /// reconnect.
     #[oai(path = "/stream", method = "get", operation_id = "streamNotifications")]
     async fn stream(
         &self,
         auth: BearerAuth,
-    ) -> Result<EventStream<BoxStream<'static, Notification>>, ReadError> {
-        let recipient = auth.0.subject;
+    ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, ReadError> {
+        let principal = auth.0;
+        let recipient = principal.subject.clone();
         let receiver = self.feed.subscribe(Duration::from_secs(2)).await;
-        let notifications = stream::unfold(receiver, move |mut receiver| {
+        let ended: std::pin::Pin<Box<dyn Future<Output = StreamEnd> + Send>> =
+            Box::pin(end_of_session(
+                principal,
+                Arc::clone(&self.revoked),
+                Arc::clone(&self.directory),
+            ));
+        let events = stream::unfold(Some((receiver, ended)), move |state| {
             let recipient = recipient.clone();
             async move {
+                let (mut receiver, mut ended) = state?;
                 loop {
-                    match receiver.recv().await {
-                        Ok(item) if item.recipient_id == recipient => {
-                            return Some((item.notification.clone(), receiver));
-                        }
-                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(broadcast::error::RecvError::Closed) => return None,
+                    tokio::select! {
+                        // The end first: nothing is delivered once the session is over.
+                        biased;
+                        end = &mut ended => return Some((StreamEvent::End(end), None)),
+                        item = receiver.recv() => match item {
+                            Ok(item) if item.recipient_id == recipient => {
+                                let notification = item.notification.clone();
+                                return Some((
+                                    StreamEvent::Notification(notification),
+                                    Some((receiver, ended)),
+                                ));
+                            }
+                            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                            Err(broadcast::error::RecvError::Closed) => return None,
+                        },
                     }
                 }
             }
         });
         // Ends when the service shuts down: a client reconnects to another instance.
-        let notifications = notifications.take_until(self.stopping.clone().cancelled_owned());
+        let events = events.take_until(self.stopping.clone().cancelled_owned());
         Ok(
-            EventStream::new(Box::pin(notifications) as BoxStream<'static, Notification>)
-                .keep_alive(Duration::from_secs(15)),
+            EventStream::new(Box::pin(events) as BoxStream<'static, StreamEvent>)
+                .keep_alive(Duration::from_secs(15))
+                .to_event(to_sse),
         )
     }
 

@@ -110,6 +110,7 @@ impl Module for NotificationsModule {
             feed,
             worker,
             Arc::clone(&context.directory),
+            context.revocations.revoked_sessions(),
             context.background.stopping(),
         ))
     }

@@ -1,7 +1,7 @@
 //! A notification, as sent and as its recipient sees it.
 
 use kernel::StrictString;
-use poem_openapi::{Enum, Object};
+use poem_openapi::{Enum, Object, Union};
 use time::OffsetDateTime;
 
 /// Where a notification goes.
@@ -61,4 +61,51 @@ pub struct UnreadCount {
 #[derive(Debug, Clone, Object)]
 pub struct MarkedRead {
     pub marked: u64,
+}
+
+/// Why a notification stream ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "camelCase")]
+pub enum StreamEndReason {
+    /// The stream's session was logged out or revoked.
+    SessionRevoked,
+    /// An administrator locked the account.
+    AccountLocked,
+    /// The account's password changed (or was removed) since the session opened.
+    PasswordChanged,
+    /// The access token the stream was opened with expired: open it again with a fresh one.
+    AccessTokenExpired,
+}
+
+/// The last event of a notification stream (`event: end`): why it ends. Nothing follows it.
+#[derive(Debug, Clone, PartialEq, Object)]
+pub struct StreamEnd {
+    pub reason: StreamEndReason,
+    /// The same, for people.
+    pub detail: String,
+}
+
+impl StreamEnd {
+    pub fn new(reason: StreamEndReason) -> Self {
+        let detail = match reason {
+            StreamEndReason::SessionRevoked => "The session was logged out or revoked.",
+            StreamEndReason::AccountLocked => "The account was locked.",
+            StreamEndReason::PasswordChanged => "The account's password changed: log in again.",
+            StreamEndReason::AccessTokenExpired => {
+                "The access token expired: refresh it and open the stream again."
+            }
+        };
+        Self {
+            reason,
+            detail: detail.to_owned(),
+        }
+    }
+}
+
+/// One event of a notification stream: a notification (`message` events), or the end.
+#[derive(Debug, Clone, PartialEq, Union)]
+#[oai(one_of)]
+pub enum StreamEvent {
+    Notification(Notification),
+    End(StreamEnd),
 }

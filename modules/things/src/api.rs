@@ -221,7 +221,11 @@ impl ThingsApi {
         let owner = &auth.0.subject;
         let limit = self.settings.max_things_per_owner;
         let mut tx = outcome.begin(self.repository.pool()).await?;
-        let Some(thing) = self.repository.insert(&mut tx, owner, &fields, limit).await? else {
+        let Some(thing) = self
+            .repository
+            .insert(&mut tx, owner, &fields, limit)
+            .await?
+        else {
             let limit = "The caller already holds as many things as allowed.";
             return Err(AppError::Conflict(limit.into()).into());
         };
@@ -259,11 +263,16 @@ impl ThingsApi {
             || self.repository.version(owner, id),
             |version| async move {
                 let mut tx = tx_ref.lock().await;
-                self.repository.update(&mut tx, owner, id, version, fields).await
+                self.repository
+                    .update(&mut tx, owner, id, version, fields)
+                    .await
             },
         )
         .await?;
-        Ok(tx.into_inner().commit(UpdateThingResponse::of(updated)?).await?)
+        Ok(tx
+            .into_inner()
+            .commit(UpdateThingResponse::of(updated)?)
+            .await?)
     }
 
     /// Change some fields of a thing
@@ -294,11 +303,16 @@ impl ThingsApi {
             || self.repository.version(owner, id),
             |version| async move {
                 let mut tx = tx_ref.lock().await;
-                self.repository.patch(&mut tx, owner, id, version, changes).await
+                self.repository
+                    .patch(&mut tx, owner, id, version, changes)
+                    .await
             },
         )
         .await?;
-        Ok(tx.into_inner().commit(UpdateThingResponse::of(patched)?).await?)
+        Ok(tx
+            .into_inner()
+            .commit(UpdateThingResponse::of(patched)?)
+            .await?)
     }
 
     /// Delete a thing

@@ -523,7 +523,10 @@ mod tests {
         assert!(out.contains("fn __idempotency_guard_Api_create"), "{out}");
         assert!(out.contains("key_required : false"), "{out}");
         assert!(out.contains("OnStoreFailure :: Execute"), "{out}");
-        assert!(out.contains("effect : :: idempotency :: intent :: Effect :: Database"), "{out}");
+        assert!(
+            out.contains("effect : :: idempotency :: intent :: Effect :: Database"),
+            "{out}"
+        );
         assert!(out.contains("durable : true"), "{out}");
         assert!(out.contains("\"/things/\""), "{out}");
         assert!(

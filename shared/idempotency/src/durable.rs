@@ -217,7 +217,8 @@ impl PendingOutcome {
 
 /// What the handler's error says when its key's outcome was committed by another execution; the
 /// guard answers with that outcome instead, so no client sees it.
-const SUPERSEDED: &str = "An earlier request with this Idempotency-Key already committed its answer.";
+const SUPERSEDED: &str =
+    "An earlier request with this Idempotency-Key already committed its answer.";
 
 /// Inserts the key's row, or takes over an expired one; `false` when a live one is there (the
 /// key's outcome was committed by another execution). In PostgreSQL a concurrent insert of the
@@ -376,15 +377,17 @@ impl<R> PreparedOutcome<R> {
     pub async fn record(self, transaction: &mut sqlx::AnyConnection) -> AppResult<Recorded<R>> {
         if let Some(pending) = &self.pending {
             let stored = &self.stored;
-            let replayable = (200..300).contains(&stored.status)
-                && stored.body.len() <= pending.max_body;
+            let replayable =
+                (200..300).contains(&stored.status) && stored.body.len() <= pending.max_body;
             let reserved = pending.state.reserved.load(Ordering::Acquire);
             if !replayable {
                 if reserved {
-                    sqlx::query("DELETE FROM idempotency_outcomes WHERE scope_key = $1 AND status = 0")
-                        .bind(pending.scope.as_str())
-                        .execute(&mut *transaction)
-                        .await?;
+                    sqlx::query(
+                        "DELETE FROM idempotency_outcomes WHERE scope_key = $1 AND status = 0",
+                    )
+                    .bind(pending.scope.as_str())
+                    .execute(&mut *transaction)
+                    .await?;
                 }
             } else if !(reserved && record_reserved(pending, stored, transaction).await?) {
                 record_unreserved(pending, stored, transaction).await?;

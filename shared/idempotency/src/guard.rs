@@ -380,7 +380,8 @@ impl<E: Endpoint + 'static> Guard<E> {
                             // meets the first's outcome and rolls its effect back.
                             let pending =
                                 self.hand_outcome_to(&layer, &scope, &fingerprint, &mut req);
-                            let answer = self.inner.call(req).await.map(IntoResponse::into_response);
+                            let answer =
+                                self.inner.call(req).await.map(IntoResponse::into_response);
                             let failed = answer
                                 .as_ref()
                                 .is_ok_and(|response| !response.status().is_success())
@@ -442,9 +443,8 @@ impl<E: Endpoint + 'static> Guard<E> {
     ) -> poem::Result<Response> {
         let inner = Arc::clone(&self.inner);
         let work_layer = Arc::clone(&layer);
-        let work = async move {
-            run_claimed(&*inner, &work_layer, &scope, token, pending, req).await
-        };
+        let work =
+            async move { run_claimed(&*inner, &work_layer, &scope, token, pending, req).await };
         let execution = ClaimedExecution {
             work: Some(Box::pin(work)),
             layer,
@@ -561,7 +561,9 @@ async fn run_claimed<E: Endpoint>(
     let response = match result {
         Ok(Ok(response)) => {
             if response.status().is_success()
-                && pending.as_ref().is_some_and(|pending| !pending.state.recorded())
+                && pending
+                    .as_ref()
+                    .is_some_and(|pending| !pending.state.recorded())
             {
                 // A durable declaration whose handler commits nothing (an inherited intent on a
                 // handler that does not record): the store alone guards this answer.
@@ -681,7 +683,10 @@ async fn store_or_release(
         }
         Storable::TooLarge(response) => {
             layer.metrics.too_large_to_keep();
-            if !layer.warned_too_large.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            if !layer
+                .warned_too_large
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
                 tracing::warn!(
                     max_response_bytes = settings.max_response_bytes,
                     "an answer over idempotency.max_response_bytes was given but not kept: \

@@ -38,7 +38,9 @@ pub mod store;
 
 pub use idempotency_macros::intents;
 
-pub use durable::{DurableOutcomes, DurableTransaction, OutcomeRecorder, PreparedOutcome, Recorded};
+pub use durable::{
+    DurableOutcomes, DurableTransaction, OutcomeRecorder, PreparedOutcome, Recorded,
+};
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
     idempotent,

@@ -24,5 +24,5 @@ pub mod settings;
 pub mod telemetry;
 
 pub use database::{Database, Migration};
-pub use module::{BackgroundTasks, Contact, Module, ModuleContext, UserDirectory};
+pub use module::{BackgroundTasks, Contact, Module, ModuleContext, SessionEnd, UserDirectory};
 pub use settings::{Environment, Secret, Settings, SettingsError};

@@ -53,6 +53,25 @@ pub trait UserDirectory: Send + Sync + 'static {
         &'a self,
         user_id: &'a str,
     ) -> Pin<Box<dyn Future<Output = AppResult<Option<Contact>>> + Send + 'a>>;
+
+    /// Why the session `session_id` of `user_id` no longer works, or `None` while it does.
+    fn session_end<'a>(
+        &'a self,
+        user_id: &'a str,
+        session_id: &'a str,
+    ) -> Pin<Box<dyn Future<Output = AppResult<Option<SessionEnd>>> + Send + 'a>>;
+}
+
+/// Why a session ended, as other modules may learn it (to tell a client why what it held open
+/// is closing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// Logged out, revoked by its owner, or revoked by a sign-in that linked a provider.
+    Revoked,
+    /// An administrator locked the account.
+    AccountLocked,
+    /// The password changed (or was removed) after the session opened.
+    PasswordChanged,
 }
 
 /// What a module may know of an account to reach its owner.

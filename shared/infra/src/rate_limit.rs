@@ -19,10 +19,14 @@
 //!   instead: a Redis outage must neither lock every user out of logging in nor lift the limits,
 //!   so they hold per instance until Redis answers again. One warning when the outage begins,
 //!   one line when it ends.
-//! - **Memory**: counts per instance, in a bounded map. When it is full of live windows, a new
-//!   bucket is refused (limited until a window has passed, and a warning logged) rather than the
-//!   map growing without bound or, worse, new buckets going uncounted under an attack that
-//!   rotates bucket names: these limits guard credentials, so refusing is the safe side.
+//! - **Memory**: counts per instance, in a bounded map (`rate_limit.memory_capacity` buckets).
+//!   When it is full of live windows it makes room by evicting the least-used eighth of them
+//!   (the fewest hits; of equal counts, the soonest to end), and logs a warning. A flood of
+//!   fresh bucket names (rotated addresses) thus evicts its own one-hit buckets, not a victim's
+//!   count: to push out a bucket of `n` hits, the map must first fill with buckets of more
+//!   hits than that. Refusing new buckets instead would let the flood lock every new client
+//!   out; letting the map grow would let it take the memory. (IPv6 clients are one bucket per
+//!   /64 already: `kernel::client_address`.)
 //! - **Disabled**: everything is allowed (`rate_limit.enabled = false`).
 //!
 //! Bucket names are hashed (SHA-256) before they are stored: they contain user input such as
@@ -43,7 +47,8 @@ use kernel::outage::OutageLog;
 
 use crate::settings::SettingsError;
 
-/// How many buckets the in-process limiter tracks at most: at ~100 bytes a bucket, about 10 MiB.
+/// How many buckets the in-process limiter tracks at most by default (`rate_limit.memory_capacity`):
+/// at ~100 bytes a bucket, about 10 MiB.
 pub const DEFAULT_MEMORY_CAPACITY: usize = 100_000;
 
 /// Windows are clamped to this range: Redis expires keys with millisecond precision (and a zero
@@ -52,7 +57,7 @@ pub const DEFAULT_MEMORY_CAPACITY: usize = 100_000;
 const MIN_WINDOW: Duration = Duration::from_millis(1);
 const MAX_WINDOW: Duration = Duration::from_secs(366 * 24 * 60 * 60);
 
-/// How often the in-process limiter repeats its "full" warning while it stays full.
+/// How often the in-process limiter repeats its "full" warning while it keeps evicting.
 const FULL_WARNING_INTERVAL: Duration = Duration::from_secs(60);
 
 /// The answer to one hit.
@@ -132,10 +137,19 @@ impl RateLimiter {
     /// A limiter shared through Redis, counting in process while Redis fails. `key_prefix` is
     /// `redis.key_prefix`.
     pub fn redis(connection: impl Into<RedisConnection>, key_prefix: impl Into<String>) -> Self {
+        Self::redis_with_fallback(connection, key_prefix, DEFAULT_MEMORY_CAPACITY)
+    }
+
+    /// [`Self::redis`], whose in-process fallback tracks at most `capacity` buckets.
+    pub fn redis_with_fallback(
+        connection: impl Into<RedisConnection>,
+        key_prefix: impl Into<String>,
+        capacity: usize,
+    ) -> Self {
         Self::Redis(Arc::new(RedisLimiter {
             connection: connection.into(),
             key_prefix: key_prefix.into(),
-            fallback: MemoryLimiter::new(DEFAULT_MEMORY_CAPACITY),
+            fallback: MemoryLimiter::new(capacity),
             outage: OutageLog::new("rate limiter's Redis", "limits are counted per instance"),
         }))
     }
@@ -157,8 +171,10 @@ impl RateLimiter {
     ) -> Self {
         match (settings.enabled, redis) {
             (false, _) => Self::disabled(),
-            (true, Some(redis)) => Self::redis(redis.connection(), key_prefix),
-            (true, None) => Self::memory(DEFAULT_MEMORY_CAPACITY),
+            (true, Some(redis)) => {
+                Self::redis_with_fallback(redis.connection(), key_prefix, settings.memory_capacity)
+            }
+            (true, None) => Self::memory(settings.memory_capacity),
         }
     }
 
@@ -313,9 +329,6 @@ pub struct MemoryLimiter {
 
 struct MemoryState {
     windows: HashMap<[u8; 32], Window>,
-    /// Set when a sweep found the map full of live windows: the earliest time one of them ends.
-    /// Until then another sweep could free nothing, so a full map refuses new buckets in O(1).
-    no_sweep_until: Option<Instant>,
     warned_full_at: Option<Instant>,
 }
 
@@ -327,10 +340,9 @@ struct Window {
 impl MemoryLimiter {
     pub fn new(capacity: usize) -> Self {
         Self {
-            capacity,
+            capacity: capacity.max(1),
             state: Mutex::new(MemoryState {
                 windows: HashMap::new(),
-                no_sweep_until: None,
                 warned_full_at: None,
             }),
         }
@@ -362,13 +374,8 @@ impl MemoryLimiter {
             }
             return decide(current.count, limit, current.ends_at - now);
         }
-        if state.windows.len() >= self.capacity && !state.make_room(now, self.capacity) {
-            // Refuse rather than stop counting: a flood of fresh bucket names (rotated addresses)
-            // must not make a victim's bucket uncounted. Within one window every live window ends.
-            state.warn_full(now, self.capacity);
-            return RateDecision::Limited {
-                retry_after: window,
-            };
+        if state.windows.len() >= self.capacity {
+            state.make_room(now, self.capacity);
         }
         state.windows.insert(
             key,
@@ -402,21 +409,29 @@ impl MemoryLimiter {
 }
 
 impl MemoryState {
-    /// Drops ended windows; answers whether there is now room for one more bucket.
-    fn make_room(&mut self, now: Instant, capacity: usize) -> bool {
-        if self.no_sweep_until.is_some_and(|until| now < until) {
-            return false;
-        }
+    /// Makes room for at least one more bucket: drops ended windows and, when live ones still
+    /// fill the map, evicts the least-used eighth of it (the fewest hits first; of equal counts,
+    /// the soonest to end). One O(n) pass frees n/8 places, so a flood costs O(1) per new bucket.
+    fn make_room(&mut self, now: Instant, capacity: usize) {
         self.windows.retain(|_, window| window.ends_at > now);
         if self.windows.len() < capacity {
-            self.no_sweep_until = None;
-            return true;
+            return;
         }
-        self.no_sweep_until = self.windows.values().map(|window| window.ends_at).min();
-        false
+        let keep = capacity - (capacity / 8).max(1);
+        let mut ranked: Vec<(u64, Instant, [u8; 32])> = self
+            .windows
+            .iter()
+            .map(|(key, window)| (window.count, window.ends_at, *key))
+            .collect();
+        let evicted = ranked.len() - keep;
+        ranked.select_nth_unstable(evicted - 1);
+        for (_, _, key) in &ranked[..evicted] {
+            self.windows.remove(key);
+        }
+        self.warn_full(now, capacity, evicted);
     }
 
-    fn warn_full(&mut self, now: Instant, capacity: usize) {
+    fn warn_full(&mut self, now: Instant, capacity: usize, evicted: usize) {
         let due = self
             .warned_full_at
             .is_none_or(|at| now.duration_since(at) >= FULL_WARNING_INTERVAL);
@@ -424,8 +439,10 @@ impl MemoryState {
             self.warned_full_at = Some(now);
             tracing::warn!(
                 capacity,
-                "in-process rate limiter is full of live windows: new buckets are refused until \
-                 windows end (configure redis.url to share and bound limits across instances)"
+                evicted,
+                "in-process rate limiter is full of live windows: evicting the least-used ones \
+                 (raise rate_limit.memory_capacity, or configure Redis to share limits across \
+                 instances)"
             );
         }
     }
@@ -436,8 +453,10 @@ impl MemoryState {
 /// Logins count only *failed* attempts, in three buckets: per (account, client address) with a
 /// small limit, which stops a guesser without touching the owner elsewhere; per account across
 /// addresses with a much higher one (a distributed guess); per address across accounts (password
-/// spraying). A successful login clears its (account, address) bucket. So a guesser cannot lock
-/// the owner out: failures from one address never reach the owner's own bucket.
+/// spraying). A successful login clears its (account, address) bucket, and makes the address
+/// known to the account for `known_address_ttl`: from a known address the per-account bucket is
+/// not used, so failures from elsewhere cannot lock the owner out of the addresses they use,
+/// while new addresses stay bounded by it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RateLimitSettings {
@@ -466,6 +485,14 @@ pub struct RateLimitSettings {
     /// Sign-ins with a provider started per client address: each keeps a state row until it
     /// is used or expires, so an anonymous flood must not fill the table.
     pub provider_sign_ins_per_address: u32,
+    /// Buckets the in-process limiter (and the Redis limiter's fallback during an outage) keeps
+    /// at most; when full it evicts its least-used windows.
+    pub memory_capacity: usize,
+    /// How long an address an account signed in from stays known: from it, logins and mail
+    /// requests are not counted in the account's own buckets (per account, across addresses),
+    /// which failures from elsewhere could otherwise fill to lock the owner out.
+    #[serde(with = "humantime_serde")]
+    pub known_address_ttl: Duration,
 }
 
 impl Default for RateLimitSettings {
@@ -481,6 +508,8 @@ impl Default for RateLimitSettings {
             email_per_account: 10,
             email_per_address: 20,
             provider_sign_ins_per_address: 60,
+            memory_capacity: DEFAULT_MEMORY_CAPACITY,
+            known_address_ttl: Duration::from_secs(30 * 24 * 60 * 60),
         }
     }
 }
@@ -519,6 +548,18 @@ impl RateLimitSettings {
                 self.provider_sign_ins_per_address,
             ),
         ];
+        if self.known_address_ttl.is_zero() {
+            return Err(SettingsError::invalid(
+                "rate_limit.known_address_ttl",
+                "must be greater than 0",
+            ));
+        }
+        if self.memory_capacity < 8 {
+            return Err(SettingsError::invalid(
+                "rate_limit.memory_capacity",
+                "must be at least 8",
+            ));
+        }
         for (key, limit) in limits {
             if limit == 0 {
                 return Err(SettingsError::invalid(
@@ -646,31 +687,70 @@ mod tests {
         assert!(clone.hit("b", 2, WINDOW).await.is_limited());
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn memory_capacity_is_bounded_and_freed_by_ended_windows() {
-        let RateLimiter::Memory(inner) = RateLimiter::memory(3) else {
+    /// An in-process limiter of `capacity` buckets, and its backend to look into.
+    fn small(capacity: usize) -> (RateLimiter, Arc<MemoryLimiter>) {
+        let RateLimiter::Memory(inner) = RateLimiter::memory(capacity) else {
             unreachable!("memory() builds the memory backend");
         };
-        let limiter = RateLimiter::Memory(Arc::clone(&inner));
-        for bucket in ["a", "b", "c"] {
-            limiter.hit(bucket, 1, WINDOW).await;
-        }
-        assert!(limiter.hit("a", 1, WINDOW).await.is_limited());
+        (RateLimiter::Memory(Arc::clone(&inner)), inner)
+    }
 
-        // Full of live windows: a new bucket is refused (not let through uncounted), and the map
-        // does not grow.
-        for _ in 0..5 {
-            assert!(limiter.hit("d", 1, WINDOW).await.is_limited());
-        }
-        assert_eq!(inner.len(), 3);
-        // Tracked buckets keep being limited meanwhile.
-        assert!(limiter.hit("b", 1, WINDOW).await.is_limited());
+    #[tokio::test(start_paused = true)]
+    async fn a_full_memory_limiter_makes_room_for_new_buckets_and_stays_bounded() {
+        let (limiter, inner) = small(16);
 
-        // Once the windows end, a sweep makes room and the new bucket is counted.
+        let mut refused = 0;
+        for n in 0..200 {
+            if limiter
+                .hit(&format!("flood-{n}"), 5, WINDOW)
+                .await
+                .is_limited()
+            {
+                refused += 1;
+            }
+        }
+
+        assert_eq!(refused, 0, "a new bucket is counted, not refused");
+        assert!(inner.len() <= 16, "{} buckets", inner.len());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_flood_of_new_buckets_does_not_evict_a_used_one() {
+        let (limiter, _) = small(16);
+        use_up(&limiter, "login:account:ada@example.com", 3, WINDOW).await;
+        assert!(
+            limiter
+                .hit("login:account:ada@example.com", 3, WINDOW)
+                .await
+                .is_limited()
+        );
+
+        for n in 0..1_000 {
+            limiter.hit(&format!("flood-{n}"), 3, WINDOW).await;
+        }
+
+        assert!(
+            limiter
+                .hit("login:account:ada@example.com", 3, WINDOW)
+                .await
+                .is_limited(),
+            "the victim's count survived the flood"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn ended_windows_are_dropped_before_any_live_one_is_evicted() {
+        let (limiter, inner) = small(8);
+        for n in 0..8 {
+            limiter.hit(&format!("old-{n}"), 1, WINDOW).await;
+        }
         tokio::time::advance(WINDOW).await;
-        use_up(&limiter, "d", 1, WINDOW).await;
-        assert!(limiter.hit("d", 1, WINDOW).await.is_limited());
-        assert_eq!(inner.len(), 1, "the ended windows were swept");
+        limiter.hit("live", 1, WINDOW * 2).await;
+
+        limiter.hit("new", 1, WINDOW).await;
+
+        assert_eq!(inner.len(), 2, "only the ended windows went");
+        assert!(limiter.hit("live", 1, WINDOW).await.is_limited());
     }
 
     /// `take_back` undoes one hit and `clear` the whole window, on whichever backend.
@@ -753,6 +833,7 @@ mod tests {
             ),
             (5, 100, 50, 20, 3, 10, 20)
         );
+        assert_eq!(defaults.memory_capacity, DEFAULT_MEMORY_CAPACITY);
         defaults.validate().expect("the defaults are valid");
 
         let settings = parse("[rate_limit]\nwindow = \"1m 30s\"\nfailed_logins_per_account = 3")

@@ -310,8 +310,136 @@ pub struct AuthSettings {
     pub access_token_ttl: Duration,
 }
 
-/// The development signing key shipped in `config/default.toml`; refused in production.
-pub const DEVELOPMENT_JWT_SECRET: &str = "development-only-secret-change-me-0123456789";
+impl AuthSettings {
+    /// Production never signs with a key anyone can read or guess: none written in this
+    /// repository's files, and no weak shared secret. The error names the setting, never the key.
+    fn validate_for_production(&self) -> Result<(), SettingsError> {
+        if self.algorithm.is_asymmetric() {
+            if written_in_repository(self.private_key_pem.expose()) {
+                return Err(SettingsError::invalid(
+                    "auth.private_key_pem",
+                    "is the test key pair written in this repository's files, so anyone who reads \
+                     them can sign tokens: generate a key pair of your own (for example \
+                     `openssl genpkey -algorithm ed25519`)",
+                ));
+            }
+            return Ok(());
+        }
+        let secret = self.jwt_secret.expose();
+        if written_in_repository(secret) {
+            return Err(SettingsError::invalid(
+                "auth.jwt_secret",
+                "is written in this repository's files (the development key is one), so anyone \
+                 who reads them can sign tokens: generate a key of your own (`openssl rand \
+                 -base64 32`) and set APP__AUTH__JWT_SECRET",
+            ));
+        }
+        let bits = estimated_key_bits(secret);
+        if bits < MIN_KEY_BITS {
+            return Err(SettingsError::invalid(
+                "auth.jwt_secret",
+                format!(
+                    "has too little entropy (about {bits:.0} bits estimated, {MIN_KEY_BITS:.0} \
+                     needed: few distinct characters, repeats or runs): generate a key \
+                     (`openssl rand -base64 32`) and set APP__AUTH__JWT_SECRET"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// SHA-256 (hex) of every signing key written in this repository's files, now or in its
+/// history: the development key, the compose file's old key, the keys of the tests and the
+/// benchmark, and the test Ed25519 key pair (PEM without whitespace). Anyone who reads the
+/// repository can sign tokens with them, so production refuses them. Kept as hashes: the list
+/// must not become one more copy of the keys. `tests/e2e/settings.rs` checks that every key
+/// the repository's settings, compose and Markdown files hold is refused.
+const REPOSITORY_KEYS: &[&str] = &[
+    // config/default.toml (the development key)
+    "36620796abfc961346babb2e52970263066bf2764c43c11bbf63a42faeca14d7",
+    // docker-compose.yml before it took its key from the environment
+    "0e73ca80da40827cd5f97075e9db8c1f149a1c679f32b64705d1df38962bb238",
+    // tests/e2e/settings.rs once used it as "a production key"
+    "e095fd4f0f52e7a0570cb26efd4c74cfb6ae4d097f803a0e8f2bdcae923947e8",
+    // shared/kernel/src/auth.rs tests
+    "3eb1bd439947eb762998e566ccc2e099c791118b2f40579cc4f7da2b5061b7f9",
+    "4ba68aa8767bde72e8c798ee82d1275291cea73e72ad74d35ecf48e41386eb82",
+    // tests: the forger's key
+    "425d4a33b30fcda88a689fb6f98256692e291d7aff903fde242b8728f77510b8",
+    // tests/bench
+    "a2d97109e3defbdd660156e638b1acaed5969831ea43d5db405ceb1227eb6228",
+    // tests/keys/ed25519-private.pem
+    "97312ce7c02eed544b531227943e486dda77b6cc3649a125b79dd392d158b7f1",
+];
+
+/// How strong a shared signing key must be estimated to be in production.
+pub const MIN_KEY_BITS: f64 = 128.0;
+
+/// Whether `key` (a shared secret, or a PEM key: whitespace does not count) is one of
+/// [`REPOSITORY_KEYS`].
+pub fn written_in_repository(key: &str) -> bool {
+    use sha2::Digest as _;
+    let compact: String = key.split_whitespace().collect();
+    let hash = hex::encode(sha2::Sha256::digest(compact.as_bytes()));
+    REPOSITORY_KEYS.contains(&hash.as_str())
+}
+
+/// A rough estimate, in bits, of how hard a shared signing key is to guess. Each character is
+/// worth the Shannon entropy of the key's own character frequencies, except those that continue
+/// a run (`aaaa`, `0123`, `fedc`) or repeat a stretch seen before (`abcabc`), which add nothing.
+/// A random key (`openssl rand -base64 32`) scores about 200; a short alphabet, repeats or runs
+/// score low. Words are not recognised (a passphrase is judged as if its letters were random):
+/// this catches careless keys, it does not replace generating one.
+pub fn estimated_key_bits(key: &str) -> f64 {
+    // Long enough for any generated key; past it, the rest is not counted (an underestimate).
+    let chars: Vec<char> = key.chars().take(512).collect();
+    if chars.is_empty() {
+        return 0.0;
+    }
+    let mut counts = std::collections::HashMap::<char, usize>::new();
+    for c in &chars {
+        *counts.entry(*c).or_default() += 1;
+    }
+    let length = chars.len() as f64;
+    let per_char: f64 = counts
+        .values()
+        .map(|&count| {
+            let p = count as f64 / length;
+            -p * p.log2()
+        })
+        .sum();
+    let mut surprising = 0usize;
+    let mut at = 0;
+    while at < chars.len() {
+        if let Some(repeated) = repeat_at(&chars, at) {
+            at += repeated;
+            continue;
+        }
+        let continues_run = at > 0
+            && (i64::from(u32::from(chars[at])) - i64::from(u32::from(chars[at - 1]))).abs() <= 1;
+        if !continues_run {
+            surprising += 1;
+        }
+        at += 1;
+    }
+    surprising as f64 * per_char
+}
+
+/// The length of the longest stretch (3 characters or more) starting at `at` that also starts
+/// earlier in `chars`.
+fn repeat_at(chars: &[char], at: usize) -> Option<usize> {
+    (0..at)
+        .map(|earlier| {
+            chars[at..]
+                .iter()
+                .zip(&chars[earlier..])
+                .take_while(|(a, b)| a == b)
+                .count()
+        })
+        .max()
+        .filter(|length| *length >= 3)
+}
 
 /// Settings that hold lists; from environment variables and overrides they are comma-separated.
 const LIST_KEYS: &[&str] = &[
@@ -523,14 +651,8 @@ impl Settings {
                 ));
             }
         }
-        if self.environment == Environment::Production
-            && self.auth.algorithm == JwtAlgorithm::HS256
-            && secret == DEVELOPMENT_JWT_SECRET
-        {
-            return Err(SettingsError::invalid(
-                "auth.jwt_secret",
-                "the development key cannot be used in production; set APP__AUTH__JWT_SECRET",
-            ));
+        if self.environment == Environment::Production {
+            self.auth.validate_for_production()?;
         }
         if self.auth.access_token_ttl.is_zero() {
             return Err(SettingsError::invalid(
@@ -539,5 +661,48 @@ impl Settings {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_keys_are_estimated_strong() {
+        // Shaped as `openssl rand -base64 32` and `openssl rand -hex 32` print them.
+        for key in [
+            "q3Vx8mZ1kR0pN7bT4yW2cLf9sHdJ6gAeUoIiPzXvEw8=",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        ] {
+            let bits = estimated_key_bits(key);
+            assert!(bits >= MIN_KEY_BITS, "{key}: {bits}");
+        }
+    }
+
+    #[test]
+    fn short_alphabets_repeats_and_runs_are_estimated_weak() {
+        for key in [
+            "a".repeat(64),
+            "0123456789abcdef0123456789abcdef".to_owned(),
+            "changeme".repeat(6),
+            "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA".to_owned(),
+        ] {
+            let bits = estimated_key_bits(&key);
+            assert!(bits < MIN_KEY_BITS, "{key}: {bits}");
+        }
+    }
+
+    #[test]
+    fn the_development_key_is_known_as_the_repositorys_whatever_its_whitespace() {
+        assert!(written_in_repository(
+            "development-only-secret-change-me-0123456789"
+        ));
+        assert!(written_in_repository(
+            "  development-only-secret-change-me-0123456789\n"
+        ));
+        assert!(!written_in_repository(
+            "q3Vx8mZ1kR0pN7bT4yW2cLf9sHdJ6gAeUoIiPzXvEw8="
+        ));
     }
 }

@@ -27,6 +27,9 @@ pub struct Principal {
     pub session_id: String,
     /// Roles granted to the user.
     pub roles: Vec<String>,
+    /// When the token stops proving this (`exp`, Unix seconds): what outlives the request (an
+    /// event stream) ends then.
+    pub expires_at: u64,
 }
 
 impl Principal {
@@ -137,6 +140,7 @@ impl AccessTokenKeys {
             subject: data.claims.sub,
             session_id: data.claims.sid,
             roles: data.claims.roles,
+            expires_at: data.claims.exp,
         })
     }
 }

@@ -14,15 +14,35 @@ use std::collections::HashMap;
 use std::sync::{PoisonError, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use tokio::sync::watch;
+
 /// Revoked session ids, each until the Unix time (ms) after which its tokens have all expired.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RevokedSessions {
     entries: RwLock<HashMap<String, u64>>,
+    /// Counts insertions, so that what outlives a request (an event stream) can wait for its
+    /// session's revocation instead of polling the set.
+    changes: watch::Sender<u64>,
+}
+
+impl Default for RevokedSessions {
+    fn default() -> Self {
+        Self {
+            entries: RwLock::default(),
+            changes: watch::Sender::new(0),
+        }
+    }
 }
 
 impl RevokedSessions {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Changes whenever a revocation is recorded: subscribe, then check [`Self::contains`],
+    /// then wait for a change and check again (a revocation between the two is not missed).
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
     }
 
     /// Records that tokens of `session_id` are refused until `until_ms` (Unix ms). A later
@@ -37,6 +57,9 @@ impl RevokedSessions {
         }
         let until = entries.entry(session_id.to_owned()).or_insert(until_ms);
         *until = (*until).max(until_ms);
+        drop(entries);
+        self.changes
+            .send_modify(|count| *count = count.wrapping_add(1));
     }
 
     /// Whether tokens of `session_id` are refused now.
@@ -114,6 +137,18 @@ mod tests {
         revoked.insert("s", unix_now_ms() + 60_000);
         revoked.insert("s", unix_now_ms() - 1);
 
+        assert!(revoked.contains("s"));
+    }
+
+    #[tokio::test]
+    async fn a_revocation_wakes_whoever_waits_for_one() {
+        let revoked = RevokedSessions::new();
+        let mut changes = revoked.changes();
+
+        revoked.insert("s", unix_now_ms() + 60_000);
+
+        assert!(changes.has_changed().unwrap());
+        changes.changed().await.unwrap();
         assert!(revoked.contains("s"));
     }
 

@@ -309,10 +309,9 @@ async fn concurrent_duplicates_while_the_store_is_down_create_one_thing_and_give
     )
     .await;
 
-    let answers = futures_util::future::join_all(
-        (0..8).map(|_| create_thing(&effects.app, "k1", "lamp")),
-    )
-    .await;
+    let answers =
+        futures_util::future::join_all((0..8).map(|_| create_thing(&effects.app, "k1", "lamp")))
+            .await;
 
     let mut bodies = Vec::new();
     for answer in answers {
@@ -324,5 +323,8 @@ async fn concurrent_duplicates_while_the_store_is_down_create_one_thing_and_give
         "one answer: {bodies:?}"
     );
     assert_eq!(things_of_alice(&effects.app).await, 1, "one effect");
-    assert!(effects.app.idempotency.metrics().degraded >= 8, "the store was down");
+    assert!(
+        effects.app.idempotency.metrics().degraded >= 8,
+        "the store was down"
+    );
 }

@@ -4,6 +4,7 @@
 mod backends;
 mod callers;
 mod disconnect;
+mod durable;
 mod exclusion;
 mod faults;
 mod fingerprint;
@@ -13,7 +14,6 @@ mod observability;
 mod replay;
 mod scope;
 mod storage;
-mod durable;
 
 use e2e::fixtures::Executions;
 use e2e::{TestApp, TestAppBuilder, spawn_with_idempotency_fixtures};

@@ -235,6 +235,26 @@ impl Identity {
         }
     }
 
+    /// Waits (5 s at the most) for a mail to `to` with `subject`.
+    pub async fn mail_with_subject(&self, to: &str, subject: &str) -> testing::smtp::CapturedMail {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            let found = self
+                .mail
+                .messages_to(to)
+                .into_iter()
+                .find(|mail| mail.subject().as_deref() == Some(subject));
+            if let Some(mail) = found {
+                return mail;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no mail to {to} with the subject {subject:?} arrived"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// How many mails `to` has received so far, after giving background sends a moment.
     pub async fn mail_count(&self, to: &str) -> usize {
         tokio::time::sleep(Duration::from_millis(300)).await;

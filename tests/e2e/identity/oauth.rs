@@ -16,6 +16,9 @@ use super::{Identity, PASSWORD, Tokens, tokens};
 /// The provider's name in the service's settings and paths.
 const PROVIDER: &str = "test";
 
+/// A password its owner sets by reset.
+const NEW_PASSWORD: &str = "a brand new passphrase";
+
 /// A service configured with the test provider as `test`.
 async fn service() -> Identity {
     service_with(TestApp::builder()).await
@@ -69,28 +72,56 @@ impl Identity {
             .expect("request failed")
     }
 
-    /// The authorization URL `authorize` answers for the test provider.
-    async fn authorization_url(&self) -> String {
+    /// What `authorize` answers for the test provider: where to send the browser, and the
+    /// binding the front end keeps for the exchange.
+    async fn start(&self) -> Started {
         let response = self.authorize(PROVIDER, REDIRECT_URI).await;
         assert_eq!(response.status(), StatusCode::OK);
         let body: Value = response.json().await.unwrap();
-        body["authorizationUrl"].as_str().unwrap().to_owned()
+        Started {
+            url: body["authorizationUrl"].as_str().unwrap().to_owned(),
+            binding: body["binding"]
+                .as_str()
+                .expect("authorize answers a binding")
+                .to_owned(),
+        }
     }
 
-    /// `POST /auth/oauth/test/exchange`
-    async fn exchange(&self, callback: &Callback, redirect_uri: &str) -> reqwest::Response {
+    /// `POST /auth/oauth/test/exchange` with the binding `authorize` answered.
+    async fn exchange(
+        &self,
+        callback: &Callback,
+        redirect_uri: &str,
+        binding: &str,
+    ) -> reqwest::Response {
         self.post(
             &format!("/oauth/{PROVIDER}/exchange"),
-            json!({ "code": callback.code, "state": callback.state, "redirectUri": redirect_uri }),
+            json!({
+                "code": callback.code,
+                "state": callback.state,
+                "redirectUri": redirect_uri,
+                "binding": binding,
+            }),
+        )
+        .await
+    }
+
+    /// `POST /auth/oauth/test/exchange` with the code and state alone: what someone who saw the
+    /// redirect back (not the front end that started the sign-in) can send.
+    async fn exchange_unbound(&self, callback: &Callback) -> reqwest::Response {
+        self.post(
+            &format!("/oauth/{PROVIDER}/exchange"),
+            json!({ "code": callback.code, "state": callback.state, "redirectUri": REDIRECT_URI }),
         )
         .await
     }
 
     /// The whole flow a front end drives: authorize, the browser at the provider, exchange.
     async fn sign_in_with_provider(&self, user: &EndUser) -> reqwest::Response {
-        let url = self.authorization_url().await;
-        let callback = sign_in_at_provider(&url, user).await;
-        self.exchange(&callback, REDIRECT_URI).await
+        let started = self.start().await;
+        let callback = sign_in_at_provider(&started.url, user).await;
+        self.exchange(&callback, REDIRECT_URI, &started.binding)
+            .await
     }
 
     /// Registers `email` and confirms it through the mailed link.
@@ -125,6 +156,12 @@ impl Identity {
             .unwrap();
         sessions.len()
     }
+}
+
+/// A sign-in as the front end that started it holds it.
+struct Started {
+    url: String,
+    binding: String,
 }
 
 fn email() -> String {
@@ -173,6 +210,14 @@ async fn authorize_answers_the_providers_url_with_state_nonce_and_pkce() {
         assert!(url.contains(part), "{part} missing from {url}");
     }
     assert!(!url.contains(CLIENT_SECRET));
+    let binding = body["binding"]
+        .as_str()
+        .expect("a binding for the exchange");
+    assert!(binding.len() >= 43, "256 bits: {binding}");
+    assert!(
+        !url.contains(binding),
+        "the binding never goes to the provider"
+    );
 }
 
 #[tokio::test]
@@ -258,6 +303,7 @@ async fn a_verified_email_links_to_the_confirmed_account_with_that_address() {
     let identity = service().await;
     let address = email();
     let local = identity.registered_and_confirmed(&address).await;
+    let account_id = identity.user_id(&local.access).await;
 
     let signed_in = tokens(
         identity
@@ -266,11 +312,8 @@ async fn a_verified_email_links_to_the_confirmed_account_with_that_address() {
     )
     .await;
 
-    assert_eq!(
-        identity.user_id(&signed_in.access).await,
-        identity.user_id(&local.access).await
-    );
-    assert_eq!(identity.identities(&local.access).await.len(), 1);
+    assert_eq!(identity.user_id(&signed_in.access).await, account_id);
+    assert_eq!(identity.identities(&signed_in.access).await.len(), 1);
 }
 
 #[tokio::test]
@@ -340,11 +383,18 @@ async fn with_account_creation_off_a_first_sign_in_without_an_account_is_refused
 async fn a_replayed_exchange_opens_no_second_session() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
-    let url = identity.authorization_url().await;
-    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
-    let first = tokens(identity.exchange(&callback, REDIRECT_URI).await).await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
+    let first = tokens(
+        identity
+            .exchange(&callback, REDIRECT_URI, &started.binding)
+            .await,
+    )
+    .await;
 
-    let replayed = identity.exchange(&callback, REDIRECT_URI).await;
+    let replayed = identity
+        .exchange(&callback, REDIRECT_URI, &started.binding)
+        .await;
 
     let problem = assert_problem(replayed, StatusCode::BAD_REQUEST).await;
     assert!(problem["detail"].as_str().unwrap().contains("state"));
@@ -356,16 +406,24 @@ async fn no_secret_of_a_sign_in_reaches_the_logs() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
     let logs = CapturedLogs::install();
     let identity = service().await;
-    let url = identity.authorization_url().await;
-    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
 
-    let signed_in = tokens(identity.exchange(&callback, REDIRECT_URI).await).await;
-    identity.exchange(&callback, REDIRECT_URI).await;
+    let signed_in = tokens(
+        identity
+            .exchange(&callback, REDIRECT_URI, &started.binding)
+            .await,
+    )
+    .await;
+    identity
+        .exchange(&callback, REDIRECT_URI, &started.binding)
+        .await;
 
     let logged = logs.all().join("\n");
     assert!(!logged.is_empty(), "the service's logs were captured");
     for secret in [
         CLIENT_SECRET,
+        &started.binding,
         &callback.code,
         &callback.state,
         &signed_in.access,
@@ -379,9 +437,14 @@ async fn no_secret_of_a_sign_in_reaches_the_logs() {
 async fn a_used_code_under_a_fresh_state_is_refused_by_the_provider() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
-    let url = identity.authorization_url().await;
-    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
-    let first = tokens(identity.exchange(&callback, REDIRECT_URI).await).await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
+    let first = tokens(
+        identity
+            .exchange(&callback, REDIRECT_URI, &started.binding)
+            .await,
+    )
+    .await;
     let fresh: Value = identity
         .authorize(PROVIDER, REDIRECT_URI)
         .await
@@ -396,6 +459,7 @@ async fn a_used_code_under_a_fresh_state_is_refused_by_the_provider() {
                 state: fresh["state"].as_str().unwrap().to_owned(),
             },
             REDIRECT_URI,
+            fresh["binding"].as_str().unwrap(),
         )
         .await;
 
@@ -407,8 +471,8 @@ async fn a_used_code_under_a_fresh_state_is_refused_by_the_provider() {
 async fn a_state_the_service_never_issued_is_refused() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
-    let url = identity.authorization_url().await;
-    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
 
     let response = identity
         .exchange(
@@ -417,6 +481,7 @@ async fn a_state_the_service_never_issued_is_refused() {
                 state: "a-state-nobody-issued".into(),
             },
             REDIRECT_URI,
+            &started.binding,
         )
         .await;
 
@@ -457,6 +522,7 @@ async fn a_redirect_uri_outside_the_allow_list_is_refused() {
                 state: "any".into(),
             },
             OTHER_REDIRECT_URI,
+            "any",
         )
         .await;
 
@@ -473,10 +539,12 @@ async fn an_exchange_must_name_the_redirect_uri_its_authorization_used() {
         &format!("{REDIRECT_URI},{OTHER_REDIRECT_URI}"),
     ))
     .await;
-    let url = identity.authorization_url().await;
-    let callback = sign_in_at_provider(&url, &EndUser::new(&email(), true)).await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
 
-    let response = identity.exchange(&callback, OTHER_REDIRECT_URI).await;
+    let response = identity
+        .exchange(&callback, OTHER_REDIRECT_URI, &started.binding)
+        .await;
 
     assert_problem(response, StatusCode::BAD_REQUEST).await;
 }
@@ -485,19 +553,22 @@ async fn an_exchange_must_name_the_redirect_uri_its_authorization_used() {
 async fn an_id_token_whose_nonce_does_not_match_is_refused() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
-    let url = identity.authorization_url().await;
+    let started = identity.start().await;
     // The browser reaches the provider with another nonce than the service keeps: the ID
     // token carries that one.
-    let nonce = url
+    let nonce = started
+        .url
         .split('&')
         .find(|part| part.starts_with("nonce="))
         .unwrap();
-    let tampered = url.replace(nonce, "nonce=chosen-by-someone-else");
+    let tampered = started.url.replace(nonce, "nonce=chosen-by-someone-else");
     let address = email();
     let callback = sign_in_at_provider(&tampered, &EndUser::new(&address, true)).await;
     let logs = CapturedLogs::install();
 
-    let response = identity.exchange(&callback, REDIRECT_URI).await;
+    let response = identity
+        .exchange(&callback, REDIRECT_URI, &started.binding)
+        .await;
 
     assert_problem(response, StatusCode::UNAUTHORIZED).await;
     assert_eq!(
@@ -543,11 +614,13 @@ async fn a_provider_that_goes_down_before_the_exchange_answers_502_and_opens_not
     let own = start(ProviderOptions::default());
     let identity = service_with_issuer(&own.issuer).await;
     let address = email();
-    let url = identity.authorization_url().await;
-    let callback = sign_in_at_provider(&url, &EndUser::new(&address, true)).await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&address, true)).await;
     own.stop();
 
-    let response = identity.exchange(&callback, REDIRECT_URI).await;
+    let response = identity
+        .exchange(&callback, REDIRECT_URI, &started.binding)
+        .await;
 
     assert_problem(response, StatusCode::BAD_GATEWAY).await;
     assert_eq!(
@@ -590,7 +663,7 @@ async fn an_unknown_provider_is_404() {
     let exchange = identity
         .post(
             "/oauth/nobody/exchange",
-            json!({ "code": "c", "state": "s", "redirectUri": REDIRECT_URI }),
+            json!({ "code": "c", "state": "s", "binding": "b", "redirectUri": REDIRECT_URI }),
         )
         .await;
 
@@ -636,9 +709,19 @@ async fn a_linked_identity_can_be_removed_from_an_account_with_a_password() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
     let address = email();
-    let local = identity.registered_and_confirmed(&address).await;
-    let user = EndUser::new(&address, true);
-    tokens(identity.sign_in_with_provider(&user).await).await;
+    identity.registered_and_confirmed(&address).await;
+    tokens(
+        identity
+            .sign_in_with_provider(&EndUser::new(&address, true))
+            .await,
+    )
+    .await;
+    // The link by address removed the password from before it: the owner sets a new one.
+    let reset = identity
+        .reset_password_by_mail(&address, NEW_PASSWORD)
+        .await;
+    assert_eq!(reset.status(), StatusCode::NO_CONTENT);
+    let local = tokens(identity.login(&address, NEW_PASSWORD).await).await;
     let linked = identity.identities(&local.access).await;
 
     let removed = identity
@@ -657,7 +740,7 @@ async fn a_linked_identity_can_be_removed_from_an_account_with_a_password() {
 
     assert_eq!(removed.status(), StatusCode::NO_CONTENT);
     assert!(identity.identities(&local.access).await.is_empty());
-    let password_login = identity.login(&address, PASSWORD).await;
+    let password_login = identity.login(&address, NEW_PASSWORD).await;
     assert_eq!(password_login.status(), StatusCode::OK);
 }
 
@@ -726,4 +809,197 @@ async fn without_providers_the_operations_are_documented_and_answer_404() {
 
     assert_eq!(listed, json!([]));
     assert_problem(authorize, StatusCode::NOT_FOUND).await;
+}
+
+// ---- The pre-registration takeover (issue 34) ----
+//
+// An attacker registers the victim's address with a password of their own and signs in. The
+// victim confirms the address from the mail they receive, then signs in with a provider that
+// asserts the same address verified: the sign-in links to that account. Nothing from before the
+// link may still open it.
+
+/// The account the attack made and the victim took over by signing in with the provider.
+struct PreRegistered {
+    address: String,
+    account_id: String,
+    /// The attacker's session from before the link.
+    attacker: Tokens,
+    /// The victim's session, from the sign-in that made the link.
+    victim: Tokens,
+}
+
+impl Identity {
+    async fn pre_registered_then_linked(&self) -> PreRegistered {
+        let address = email();
+        // The attacker registers the victim's address with their own password, and signs in.
+        let attacker = self.signed_in(&address).await;
+        let account_id = self.user_id(&attacker.access).await;
+        // The victim confirms the address from the mail they receive.
+        let token = self.token_from_mail(&address, "confirm-email", 1).await;
+        let confirmed = self.post("/confirm-email", json!({ "token": token })).await;
+        assert_eq!(confirmed.status(), StatusCode::NO_CONTENT);
+        // The victim signs in with a provider that asserts the same address verified.
+        let victim = tokens(
+            self.sign_in_with_provider(&EndUser::new(&address, true))
+                .await,
+        )
+        .await;
+        assert_eq!(
+            self.user_id(&victim.access).await,
+            account_id,
+            "the sign-in linked to the pre-registered account"
+        );
+        PreRegistered {
+            address,
+            account_id,
+            attacker,
+            victim,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_password_set_before_a_link_by_address_no_longer_logs_in() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let attack = identity.pre_registered_then_linked().await;
+
+    let attackers_login = identity.login(&attack.address, PASSWORD).await;
+
+    assert_problem(attackers_login, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn sessions_opened_before_a_link_by_address_are_revoked() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let attack = identity.pre_registered_then_linked().await;
+
+    let attackers_access = identity
+        .get_as(&attack.attacker.access, "/api/v1/auth/me")
+        .await;
+    let attackers_refresh = identity.refresh(&attack.attacker.refresh).await;
+
+    assert_problem(attackers_access, StatusCode::UNAUTHORIZED).await;
+    assert_problem(attackers_refresh, StatusCode::UNAUTHORIZED).await;
+    assert_eq!(
+        identity.user_id(&attack.victim.access).await,
+        attack.account_id,
+        "the session of the sign-in that linked stays open"
+    );
+    assert_eq!(identity.session_count(&attack.victim.access).await, 1);
+}
+
+#[tokio::test]
+async fn the_owner_is_mailed_when_a_provider_is_linked_by_address() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let attack = identity.pre_registered_then_linked().await;
+
+    let mail = identity
+        .mail_with_subject(
+            &attack.address,
+            "A sign-in provider was linked to your account",
+        )
+        .await;
+
+    let text = mail.text_body().unwrap_or_default();
+    assert!(text.contains("Test SSO"), "{text}");
+    assert!(text.contains("/reset-password"), "{text}");
+}
+
+#[tokio::test]
+async fn after_a_link_by_address_the_owner_sets_a_password_by_reset() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let attack = identity.pre_registered_then_linked().await;
+
+    let reset = identity
+        .reset_password_by_mail(&attack.address, NEW_PASSWORD)
+        .await;
+    let login = identity.login(&attack.address, NEW_PASSWORD).await;
+
+    assert_eq!(reset.status(), StatusCode::NO_CONTENT);
+    let owner = tokens(login).await;
+    assert_eq!(identity.user_id(&owner.access).await, attack.account_id);
+}
+
+#[tokio::test]
+async fn a_second_sign_in_with_a_linked_identity_revokes_nothing() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let user = EndUser::new(&email(), true);
+    let first = tokens(identity.sign_in_with_provider(&user).await).await;
+
+    tokens(identity.sign_in_with_provider(&user).await).await;
+
+    assert_eq!(
+        identity
+            .get_as(&first.access, "/api/v1/auth/me")
+            .await
+            .status(),
+        StatusCode::OK
+    );
+}
+
+// ---- A sign-in bound to the client that started it (issue 34) ----
+
+#[tokio::test]
+async fn a_code_and_state_presented_without_the_binding_sign_nobody_in() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let authorized: Value = identity
+        .authorize(PROVIDER, REDIRECT_URI)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let url = authorized["authorizationUrl"].as_str().unwrap();
+    let callback = sign_in_at_provider(url, &EndUser::new(&email(), true)).await;
+
+    // Someone who saw the redirect back (a log, a Referer, a shared link) has the code and
+    // the state, not what `authorize` answered the front end.
+    let without = identity.exchange_unbound(&callback).await;
+    let with_a_guess = identity
+        .exchange(&callback, REDIRECT_URI, "a-binding-of-their-own")
+        .await;
+
+    assert_problem(without, StatusCode::BAD_REQUEST).await;
+    assert_problem(with_a_guess, StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn a_refused_unbound_exchange_leaves_the_sign_in_to_its_front_end() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
+    identity
+        .exchange(&callback, REDIRECT_URI, "a-binding-of-their-own")
+        .await;
+
+    let front_end = identity
+        .exchange(&callback, REDIRECT_URI, &started.binding)
+        .await;
+
+    tokens(front_end).await;
+}
+
+#[tokio::test]
+async fn a_callback_of_someone_elses_sign_in_is_refused() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    // The attacker starts a sign-in and signs in at the provider as themself...
+    let attackers = identity.start().await;
+    let attackers_callback =
+        sign_in_at_provider(&attackers.url, &EndUser::new(&email(), true)).await;
+    // ...then makes the victim's browser land on the callback with that code and state. The
+    // victim's front end holds the binding of its own sign-in.
+    let victims = identity.start().await;
+
+    let response = identity
+        .exchange(&attackers_callback, REDIRECT_URI, &victims.binding)
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
 }

@@ -279,3 +279,137 @@ async fn limits_can_be_switched_off() {
 
     assert_eq!(second.status(), StatusCode::UNAUTHORIZED);
 }
+
+// ---- Lockouts the owner survives (issue 34) ----
+
+const ALICE: &str = "alice@example.com";
+
+/// 25 addresses the account never signed in from: 127.0.0.10 to 127.0.0.34.
+fn strangers() -> impl Iterator<Item = String> {
+    (10..=34).map(|n| format!("127.0.0.{n}"))
+}
+
+/// Registers alice and signs her in once from [`OWNER`], the address she always uses.
+async fn alice_signed_in_from_her_address(identity: &Identity) {
+    identity.register(ALICE).await;
+    let login = identity.login_from(OWNER, ALICE, PASSWORD).await;
+    assert_eq!(login.status(), StatusCode::OK);
+}
+
+/// 125 failed logins on alice's account, 5 from each stranger (within each address's own
+/// limits); what they were answered.
+async fn distributed_guessing(identity: &Identity) -> Vec<StatusCode> {
+    let mut answers = Vec::new();
+    for source in strangers() {
+        for _ in 0..5 {
+            answers.push(identity.login_from(&source, ALICE, WRONG).await.status());
+        }
+    }
+    answers
+}
+
+#[tokio::test]
+async fn distributed_guessing_does_not_lock_the_owner_out_of_an_address_she_signed_in_from() {
+    let identity = Identity::spawn().await;
+    alice_signed_in_from_her_address(&identity).await;
+    distributed_guessing(&identity).await;
+
+    let owner = identity.login_from(OWNER, ALICE, PASSWORD).await;
+
+    assert_eq!(
+        owner.status(),
+        StatusCode::OK,
+        "the owner is not locked out"
+    );
+}
+
+#[tokio::test]
+async fn distributed_guessing_stays_bounded_and_limits_a_new_address() {
+    let identity = Identity::spawn().await;
+    alice_signed_in_from_her_address(&identity).await;
+
+    let answers = distributed_guessing(&identity).await;
+    let from_a_new_address = identity.login_from("127.0.0.50", ALICE, PASSWORD).await;
+
+    let checked = answers
+        .iter()
+        .filter(|status| **status == StatusCode::UNAUTHORIZED)
+        .count();
+    assert_eq!(checked, 100, "the account's limit bounds the guesses");
+    assert_problem(from_a_new_address, StatusCode::TOO_MANY_REQUESTS).await;
+}
+
+/// Ten forgot-password calls for alice from strangers: the account's mail limit, used up.
+async fn mail_requests_from_strangers(identity: &Identity) {
+    // Three per address (each address's own limit), ten in all.
+    let sources = strangers().flat_map(|source| std::iter::repeat_n(source, 3));
+    for source in sources.take(10) {
+        let asked = identity.forgot_password_from(&source, ALICE).await;
+        assert_eq!(asked.status(), StatusCode::ACCEPTED);
+    }
+}
+
+#[tokio::test]
+async fn mail_requests_from_strangers_do_not_keep_the_owner_from_a_reset_link() {
+    let identity = Identity::spawn().await;
+    alice_signed_in_from_her_address(&identity).await;
+    mail_requests_from_strangers(&identity).await;
+
+    let owners = identity.forgot_password_from(OWNER, ALICE).await;
+
+    assert_eq!(owners.status(), StatusCode::ACCEPTED);
+    identity.token_from_mail(ALICE, "reset-password", 11).await;
+}
+
+#[tokio::test]
+async fn mail_requests_from_a_new_address_are_still_limited_by_the_account() {
+    let identity = Identity::spawn().await;
+    alice_signed_in_from_her_address(&identity).await;
+    mail_requests_from_strangers(&identity).await;
+
+    let from_a_new_address = identity.forgot_password_from("127.0.0.50", ALICE).await;
+
+    assert_problem(from_a_new_address, StatusCode::TOO_MANY_REQUESTS).await;
+}
+
+// ---- A full in-process limiter (issue 34) ----
+
+/// A failed login from each of 40 addresses on an account of its own: 120 buckets.
+async fn flood(identity: &Identity) -> Vec<StatusCode> {
+    let mut answers = Vec::new();
+    for n in 100..140 {
+        let source = format!("127.0.0.{n}");
+        let account = format!("flood-{n}@example.com");
+        answers.push(identity.login_from(&source, &account, WRONG).await.status());
+    }
+    answers
+}
+
+#[tokio::test]
+async fn a_full_in_process_limiter_makes_room_for_new_clients() {
+    let identity =
+        Identity::spawn_with(TestApp::builder().setting("rate_limit.memory_capacity", "30")).await;
+
+    let answers = flood(&identity).await;
+
+    assert_eq!(
+        answers,
+        [StatusCode::UNAUTHORIZED; 40],
+        "nobody was refused"
+    );
+}
+
+#[tokio::test]
+async fn a_flood_that_fills_the_limiter_does_not_reset_a_guessers_count() {
+    let identity =
+        Identity::spawn_with(TestApp::builder().setting("rate_limit.memory_capacity", "30")).await;
+    identity.register(ALICE).await;
+    for _ in 0..5 {
+        identity.login_from(GUESSER, ALICE, WRONG).await;
+    }
+
+    flood(&identity).await;
+    let guesser = identity.login_from(GUESSER, ALICE, PASSWORD).await;
+
+    assert_problem(guesser, StatusCode::TOO_MANY_REQUESTS).await;
+}

@@ -100,10 +100,15 @@ impl OAuthApi {
     ///
     /// Answers the provider's authorization URL to send the browser to, with a fresh `state`,
     /// `nonce` and PKCE (S256) challenge; the service keeps the nonce and the PKCE verifier
-    /// until the exchange (single use, for `oauth.state_ttl`). The provider sends the browser
-    /// back to `redirectUri` with `code` and `state`: pass both to the exchange. 400 when
-    /// `redirectUri` is not one this provider's settings allow (compared exactly); 429 when
-    /// this address starts too many sign-ins; 502 when the provider cannot be reached.
+    /// until the exchange (single use, for `oauth.state_ttl`). It also answers a `binding`, a
+    /// secret for this client alone that never goes to the provider: keep it (e.g. in
+    /// `sessionStorage`) and send it with the exchange, which refuses a `code` and `state`
+    /// presented without it, so a sign-in can only be finished by the client that started it
+    /// (not by whoever sees the redirect back, nor in a browser an attacker sent there with
+    /// their own code). The provider sends the browser back to `redirectUri` with `code` and
+    /// `state`: pass both, with the `binding`, to the exchange. 400 when `redirectUri` is not
+    /// one this provider's settings allow (compared exactly); 429 when this address starts too
+    /// many sign-ins; 502 when the provider cannot be reached.
     #[oai(
         path = "/oauth/:provider/authorize",
         method = "get",
@@ -124,6 +129,7 @@ impl OAuthApi {
         Ok(AuthorizeResponse::Ok(Json(AuthorizationView {
             authorization_url: authorization.url,
             state: authorization.state,
+            binding: authorization.binding,
             expires_at_ms: authorization.expires_at_ms,
         })))
     }
@@ -133,7 +139,9 @@ impl OAuthApi {
     /// Exchanges the `code` the provider sent the browser back with (and the kept PKCE
     /// verifier), validates the ID token (signature from the provider's published keys,
     /// issuer, audience, expiry and the kept nonce), and answers a token pair and session
-    /// exactly as a login does. The `state` works once, for this provider and redirect URI.
+    /// exactly as a login does. The `state` works once, for this provider and redirect URI,
+    /// and only with the `binding` that `authorize` answered for it: without it the exchange
+    /// is refused (400) and the state stays for the client that holds it.
     ///
     /// The account: the one this provider account is linked to; on a first sign-in, the
     /// account with the same email address, linked only when the provider asserts the
@@ -160,10 +168,14 @@ impl OAuthApi {
                 provider: &provider.0,
                 code: &body.code,
                 state: &body.state,
+                binding: &body.binding,
                 redirect_uri: &body.redirect_uri,
                 user_agent: req.header("user-agent").map(str::to_owned),
             })
             .await?;
+        self.throttle
+            .signed_in(&pair.user_id, &client_address(req))
+            .await;
         Ok(ExchangeResponse::Ok(Json(pair.into())))
     }
 

@@ -260,6 +260,12 @@ pub struct AuthorizationView {
     /// The `state` in that URL. Keep it (e.g. in `sessionStorage`) and check that the provider
     /// sends the browser back with the same one before calling the exchange.
     pub state: String,
+    /// A secret for this client alone: keep it where only the page that started the sign-in
+    /// can read it (e.g. `sessionStorage`, never in a URL) and send it with the exchange, which
+    /// refuses the `code` and `state` without it. It never goes to the provider, so whoever
+    /// else sees the redirect back (a log, a `Referer`, a link that lands someone's browser on
+    /// the callback with the attacker's code) cannot finish the sign-in.
+    pub binding: String,
     /// Until when (milliseconds since the Unix epoch) the exchange accepts this state.
     pub expires_at_ms: i64,
 }
@@ -274,6 +280,9 @@ pub struct CodeExchangeRequest {
     /// The `state` query parameter of the redirect.
     #[oai(validator(max_length = 512))]
     pub state: StrictString,
+    /// The `binding` that `authorize` answered for this `state`.
+    #[oai(validator(max_length = 512))]
+    pub binding: StrictString,
     /// The redirect URI given to `authorize` for this state.
     #[oai(validator(max_length = 2048))]
     pub redirect_uri: StrictString,

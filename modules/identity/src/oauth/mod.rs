@@ -21,7 +21,8 @@ use infra::database::now_ms;
 use kernel::{AppError, AppResult, Principal};
 
 use crate::domain::{DisplayName, Email, OpaqueToken};
-use crate::repository::{IdentityRepository, SessionRecord, UserRecord};
+use crate::links::{Link, PROVIDER_LINKED};
+use crate::repository::{IdentityRepository, SessionRecord, TokenPurpose, UserRecord};
 use crate::service::{IdentityService, TokenPair};
 use provider::{OidcProvider, VerifiedIdentity};
 use repository::{IdentityRecord, OAuthRepository, SignInPlan, StateRecord, Unlinked};
@@ -31,6 +32,8 @@ use settings::OAuthSettings;
 pub struct Authorization {
     pub url: String,
     pub state: String,
+    /// A secret for the client that asked, and no one else: the exchange needs it.
+    pub binding: String,
     pub expires_at_ms: i64,
 }
 
@@ -39,6 +42,7 @@ pub struct CodeExchange<'a> {
     pub provider: &'a str,
     pub code: &'a str,
     pub state: &'a str,
+    pub binding: &'a str,
     pub redirect_uri: &'a str,
     pub user_agent: Option<String>,
 }
@@ -49,8 +53,8 @@ fn no_such_provider() -> AppError {
 
 fn unusable_state() -> AppError {
     AppError::Invalid(
-        "The `state` is unknown, expired or already used, or belongs to another provider or \
-         redirect URI: start the sign-in again."
+        "The `state` is unknown, expired or already used, belongs to another provider or \
+         redirect URI, or was not started with this `binding`: start the sign-in again."
             .into(),
     )
 }
@@ -122,16 +126,20 @@ impl OAuthService {
     }
 
     /// Starts a sign-in: the provider's authorization URL, whose state, nonce and PKCE verifier
-    /// are kept here (under the state's hash) until the exchange or `oauth.state_ttl`.
+    /// are kept here (under the state's hash) until the exchange or `oauth.state_ttl`, with the
+    /// hash of a binding answered to the caller alone (it never goes to the provider, so the
+    /// browser's redirect back does not carry it).
     pub async fn authorize(&self, provider: &str, redirect_uri: &str) -> AppResult<Authorization> {
         let provider = self.provider(provider)?;
         Self::allowed(provider, redirect_uri)?;
         let start = provider.authorize(redirect_uri).await?;
+        let binding = OpaqueToken::generate();
         let now = now_ms();
         let expires_at_ms = now + self.settings.state_ttl.as_millis() as i64;
         self.repository
             .insert_state(&StateRecord {
                 state_hash: OpaqueToken::hash_of(&start.state),
+                binding_hash: binding.hash,
                 provider: provider.name.clone(),
                 redirect_uri: redirect_uri.to_owned(),
                 nonce: start.nonce,
@@ -143,6 +151,7 @@ impl OAuthService {
         Ok(Authorization {
             url: start.url,
             state: start.state,
+            binding: binding.plain,
             expires_at_ms,
         })
     }
@@ -152,10 +161,15 @@ impl OAuthService {
     pub async fn exchange(&self, request: CodeExchange<'_>) -> AppResult<TokenPair> {
         let provider = self.provider(request.provider)?;
         Self::allowed(provider, request.redirect_uri)?;
-        // Spent before anything else, whatever follows: a state works once.
+        // Spent before anything else, whatever follows: a state works once, and only for the
+        // client that started it.
         let state = self
             .repository
-            .take_state(&OpaqueToken::hash_of(request.state), now_ms())
+            .take_state(
+                &OpaqueToken::hash_of(request.state),
+                &OpaqueToken::hash_of(request.binding),
+                now_ms(),
+            )
             .await?
             .filter(|state| {
                 state.provider == provider.name && state.redirect_uri == request.redirect_uri
@@ -191,21 +205,30 @@ impl OAuthService {
             revoked_at_ms: None,
             user_agent: user_agent.map(|ua| ua.chars().take(200).collect()),
         };
-        let plan = match &plan {
+        let writes = match &plan {
             Plan::Linked(identity_id) => SignInPlan::Linked { identity_id },
-            Plan::Link(identity) => SignInPlan::Link { identity },
+            Plan::Link(identity, reset) => SignInPlan::Link {
+                identity,
+                reset: &reset.record,
+            },
             Plan::Create(identity) => SignInPlan::Create {
                 user: &user,
                 identity,
             },
         };
-        if !self
+        let Some(revoked) = self
             .repository
-            .sign_in(&plan, &session, &refresh.hash)
+            .sign_in(&writes, &session, &refresh.hash)
             .await?
-        {
+        else {
             // Locked (or, for a link, its address no longer confirmed) since it was read.
             return Err(locked());
+        };
+        // A link by address: the sessions from before it end everywhere, and the owner learns
+        // why their password is gone (with a link to set one).
+        self.identity.revoke_sessions(&revoked).await;
+        if let Plan::Link(_, reset) = plan {
+            self.identity.links().mail(reset);
         }
         self.identity.token_pair(&user, &session.id, refresh.plain)
     }
@@ -264,7 +287,14 @@ impl OAuthService {
             Some(user) if user.locked_at_ms.is_some() => Err(locked()),
             Some(user) => {
                 let identity = identity(&user.id);
-                Ok((user, Plan::Link(identity)))
+                let provider = self.provider(provider)?;
+                let reset = self.identity.links().mint_in(
+                    &user,
+                    TokenPurpose::ResetPassword,
+                    Some(PROVIDER_LINKED),
+                    &[("provider", &provider.display_name)],
+                );
+                Ok((user, Plan::Link(identity, reset)))
             }
             None if !self.settings.create_accounts => Err(AppError::Forbidden(
                 "No account has this email address, and this service makes none on sign-in with \
@@ -331,6 +361,7 @@ impl OAuthService {
 /// [`SignInPlan`], owning what it writes.
 enum Plan {
     Linked(String),
-    Link(IdentityRecord),
+    /// The identity, and the reset link mailed to the owner once it is linked.
+    Link(IdentityRecord, Link),
     Create(IdentityRecord),
 }

@@ -8,7 +8,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use crate::repository::{
-    SessionRecord, UserRecord, insert_session, insert_user_row, select_users, user_from_row,
+    OneTimeTokenRecord, SessionRecord, UserRecord, insert_one_time_token, insert_session,
+    insert_user_row, revoke_sessions_of, select_users, user_from_row,
 };
 
 /// One identity per provider account: `(provider, subject)` is unique. (Only its detection is
@@ -23,6 +24,8 @@ const UNIQUE_IDENTITY: crud::UniqueField = crud::UniqueField {
 /// An authorization in progress, as stored.
 pub struct StateRecord {
     pub state_hash: String,
+    /// The hash of the binding `authorize` answered: the exchange must present it.
+    pub binding_hash: String,
     pub provider: String,
     pub redirect_uri: String,
     pub nonce: String,
@@ -48,7 +51,13 @@ pub enum SignInPlan<'a> {
     /// An identity linked before.
     Linked { identity_id: &'a str },
     /// Link `identity` to its existing account, which must still be unlocked and confirmed.
-    Link { identity: &'a IdentityRecord },
+    /// Nothing from before the link may open it for someone else: its password is removed,
+    /// its sessions are revoked, and `reset` (the link mailed to the owner to set a new
+    /// password) is stored.
+    Link {
+        identity: &'a IdentityRecord,
+        reset: &'a OneTimeTokenRecord,
+    },
     /// A new account, with `identity` linked to it.
     Create {
         user: &'a UserRecord,
@@ -98,10 +107,11 @@ impl OAuthRepository {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO identity_oauth_states (state_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO identity_oauth_states (state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&state.state_hash)
+        .bind(&state.binding_hash)
         .bind(&state.provider)
         .bind(&state.redirect_uri)
         .bind(&state.nonce)
@@ -114,18 +124,22 @@ impl OAuthRepository {
         Ok(())
     }
 
-    /// Takes (deletes) the authorization stored under `state_hash`, if it has not expired at
-    /// `now_ms`. One delete: of two exchanges with one state, exactly one gets it.
+    /// Takes (deletes) the authorization stored under `state_hash` and bound to
+    /// `binding_hash`, if it has not expired at `now_ms`. One delete: of two exchanges with one
+    /// state, exactly one gets it; one without the binding gets nothing and spends nothing, so
+    /// the client that started the sign-in can still finish it.
     pub async fn take_state(
         &self,
         state_hash: &str,
+        binding_hash: &str,
         now_ms: i64,
     ) -> AppResult<Option<StateRecord>> {
         let row = sqlx::query(
-            "DELETE FROM identity_oauth_states WHERE state_hash = $1
-             RETURNING state_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms",
+            "DELETE FROM identity_oauth_states WHERE state_hash = $1 AND binding_hash = $2
+             RETURNING state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms",
         )
         .bind(state_hash)
+        .bind(binding_hash)
         .fetch_optional(self.pool())
         .await?;
         let Some(row) = row else {
@@ -133,6 +147,7 @@ impl OAuthRepository {
         };
         let state = StateRecord {
             state_hash: row.try_get("state_hash")?,
+            binding_hash: row.try_get("binding_hash")?,
             provider: row.try_get("provider")?,
             redirect_uri: row.try_get("redirect_uri")?,
             nonce: row.try_get("nonce")?,
@@ -169,15 +184,17 @@ impl OAuthRepository {
     }
 
     /// Makes `plan`'s writes and opens `session` (with its first refresh token), in one
-    /// transaction. `Ok(false)` when the account changed since it was read (locked, or for a
-    /// link no longer confirmed): nothing is written. The conditional update of the account row
-    /// comes first, so a concurrent lock is ordered with it, as for a password login.
+    /// transaction; the sessions it revoked (a link's). `Ok(None)` when the account changed
+    /// since it was read (locked, or for a link no longer confirmed): nothing is written. The
+    /// conditional update of the account row comes first, so a concurrent lock, login or reset
+    /// is ordered with it, as for a password login.
     pub async fn sign_in(
         &self,
         plan: &SignInPlan<'_>,
         session: &SessionRecord,
         refresh_token_hash: &str,
-    ) -> AppResult<bool> {
+    ) -> AppResult<Option<Vec<String>>> {
+        let mut revoked = Vec::new();
         let now = session.created_at_ms;
         let mut tx = self.pool().begin().await?;
         match plan {
@@ -190,7 +207,7 @@ impl OAuthRepository {
                 .execute(&mut *tx)
                 .await?;
                 if current.rows_affected() != 1 {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 sqlx::query(
                     "UPDATE identity_linked_identities SET last_used_at_ms = $1 WHERE id = $2 AND user_id = $3",
@@ -201,9 +218,11 @@ impl OAuthRepository {
                 .execute(&mut *tx)
                 .await?;
             }
-            SignInPlan::Link { identity } => {
+            SignInPlan::Link { identity, reset } => {
+                // The password goes (a login that verified it now matches nothing), and its
+                // change time outdates every older session wherever the database is asked.
                 let current = sqlx::query(
-                    "UPDATE identity_users SET last_login_at_ms = $1
+                    "UPDATE identity_users SET last_login_at_ms = $1, password_hash = '', password_changed_at_ms = $1
                      WHERE id = $2 AND locked_at_ms IS NULL AND email_confirmed_at_ms IS NOT NULL",
                 )
                 .bind(now)
@@ -211,8 +230,10 @@ impl OAuthRepository {
                 .execute(&mut *tx)
                 .await?;
                 if current.rows_affected() != 1 {
-                    return Ok(false);
+                    return Ok(None);
                 }
+                revoked = revoke_sessions_of(&mut tx, &identity.user_id, now).await?;
+                insert_one_time_token(&mut tx, reset).await?;
                 insert_identity(&mut tx, identity).await?;
             }
             SignInPlan::Create { user, identity } => {
@@ -229,7 +250,7 @@ impl OAuthRepository {
         }
         insert_session(&mut tx, session, refresh_token_hash).await?;
         tx.commit().await?;
-        Ok(true)
+        Ok(Some(revoked))
     }
 
     /// Removes an identity of `user_id` in `tx`, unless it is the account's last way to sign
