@@ -5,10 +5,12 @@
 //! store keeps the response: the failpoint `idempotency-after-handler`, compiled into test
 //! builds only. The client's retry goes to a second instance sharing the database and Redis.
 //!
-//! - For an operation declared `#[idempotent(transactional)]`, the retry is answered with the
-//!   response the first instance committed with its effect: the effect happened once.
-//! - For a plain `#[idempotent]` operation, the same crash makes the retry execute again: the
-//!   effect happens twice. That is the window `transactional` closes, shown here to exist.
+//! - For a durable operation (every `#[idempotent]` one whose effect is in the database: the
+//!   fixture's, and the worked example's create, replace and delete), the retry is answered
+//!   with the response the first instance committed with its effect: the effect happened once.
+//! - For an operation whose effect is outside the database, the same crash makes the retry
+//!   execute again: the effect happens twice. That is the window durable operations close,
+//!   shown here to exist.
 //!
 //! A binary of its own without the standard test harness: the child is this same executable,
 //! told by an environment variable to serve instead of test. Output follows cargo's format.
@@ -31,7 +33,7 @@ const LISTENING: &str = "crash-child-listening ";
 /// The abort, once the handler returned (see `idempotency::guard`).
 const FAILPOINTS: &str = "idempotency-after-handler=return";
 
-const TRANSACTIONAL: &str = "/api/v1/fixtures/effects/transactional";
+const DURABLE: &str = "/api/v1/fixtures/effects/transactional";
 const PLAIN: &str = "/api/v1/fixtures/effects/plain";
 
 /// Both instances: a short lease, so that the retry does not wait long for the crashed
@@ -57,14 +59,26 @@ fn main() -> ExitCode {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let tests: [(&str, Test); 2] = [
+    let tests: [(&str, Test); 5] = [
         (
-            "a_transactional_operation_replays_after_a_crash_after_its_commit",
-            || Box::pin(a_transactional_operation_replays_after_a_crash_after_its_commit()),
+            "a_durable_operation_replays_after_a_crash_after_its_commit",
+            || Box::pin(a_durable_operation_replays_after_a_crash_after_its_commit()),
         ),
         (
-            "a_plain_idempotent_operation_executes_again_after_the_same_crash",
-            || Box::pin(a_plain_idempotent_operation_executes_again_after_the_same_crash()),
+            "an_operation_outside_the_database_executes_again_after_the_same_crash",
+            || Box::pin(an_operation_outside_the_database_executes_again_after_the_same_crash()),
+        ),
+        (
+            "a_thing_created_just_before_a_crash_is_created_once",
+            || Box::pin(a_thing_created_just_before_a_crash_is_created_once()),
+        ),
+        (
+            "a_thing_replaced_just_before_a_crash_is_replaced_once",
+            || Box::pin(a_thing_replaced_just_before_a_crash_is_replaced_once()),
+        ),
+        (
+            "a_thing_deleted_just_before_a_crash_answers_its_first_204",
+            || Box::pin(a_thing_deleted_just_before_a_crash_answers_its_first_204()),
         ),
     ];
     let started = Instant::now();
@@ -122,9 +136,9 @@ struct CrashingInstance {
 }
 
 impl CrashingInstance {
-    fn start(database: &TestDatabase, prefix: &str) -> Self {
+    fn start(database_url: &str, prefix: &str) -> Self {
         let mut child = Command::new(std::env::current_exe().expect("this test binary"))
-            .env(CHILD, format!("{}\t{prefix}", database.url()))
+            .env(CHILD, format!("{database_url}\t{prefix}"))
             .env("FAILPOINTS", FAILPOINTS)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -140,11 +154,9 @@ impl CrashingInstance {
     }
 
     /// Sends the first request, which the instance answers by dying, and waits for it to die.
-    async fn send_and_crash(&mut self, path: &str, key: &str, label: &str) {
-        let sent = reqwest::Client::new()
-            .post(format!("{}{path}", self.address))
-            .header("idempotency-key", key)
-            .json(&json!({ "label": label }))
+    async fn send_and_crash(&mut self, request: &KeyedRequest) {
+        let sent = request
+            .to(&reqwest::Client::new(), &self.address)
             .timeout(Duration::from_secs(20))
             .send()
             .await;
@@ -175,36 +187,107 @@ impl Drop for CrashingInstance {
     }
 }
 
-/// The retry, sent to a second instance sharing the database and Redis; and the effects.
-async fn crash_then_retry(path: &str) -> (reqwest::Response, EffectsFixtureApi) {
-    let database = TestDatabase::create().await;
-    let prefix = format!("test:{}:", testing::unique_suffix());
-    let mut first = CrashingInstance::start(&database, &prefix);
-    first.send_and_crash(path, "crash-key", "crashed").await;
-
-    let fixture = EffectsFixtureApi::connect(database.url()).await;
-    assert_eq!(
-        fixture.effects("crashed").await,
-        1,
-        "the first instance committed its effect before dying"
-    );
-    let database_url = database.url().to_owned();
-    let second = instance(&database_url, &prefix)
-        .database(database)
-        .spawn_with(fixture.clone())
-        .await;
-    let retry = second
-        .request(reqwest::Method::POST, path)
-        .header("idempotency-key", "crash-key")
-        .json(&json!({ "label": "crashed" }))
-        .send()
-        .await
-        .expect("the retry is answered");
-    (retry, fixture)
+/// A request the client sends with a key, then again as its retry.
+struct KeyedRequest {
+    method: reqwest::Method,
+    path: String,
+    body: Option<Value>,
+    /// `Authorization` and `If-Match`, for the operations that need them.
+    headers: Vec<(&'static str, String)>,
 }
 
-async fn a_transactional_operation_replays_after_a_crash_after_its_commit() {
-    let (retry, fixture) = crash_then_retry(TRANSACTIONAL).await;
+impl KeyedRequest {
+    fn post(path: &str, body: Value) -> Self {
+        Self {
+            method: reqwest::Method::POST,
+            path: path.to_owned(),
+            body: Some(body),
+            headers: Vec::new(),
+        }
+    }
+
+    fn header(mut self, name: &'static str, value: String) -> Self {
+        self.headers.push((name, value));
+        self
+    }
+
+    fn to(&self, client: &reqwest::Client, base: &str) -> reqwest::RequestBuilder {
+        let mut request = client
+            .request(self.method.clone(), format!("{base}{}", self.path))
+            .header("idempotency-key", "crash-key");
+        for (name, value) in &self.headers {
+            request = request.header(*name, value);
+        }
+        match &self.body {
+            Some(body) => request.json(body),
+            None => request,
+        }
+    }
+}
+
+/// A service sharing its database and Redis prefix with the instance that will crash; the
+/// retry goes to it.
+struct Survivor {
+    app: TestApp,
+    fixture: EffectsFixtureApi,
+    prefix: String,
+}
+
+impl Survivor {
+    async fn start() -> Self {
+        let database = TestDatabase::create().await;
+        let prefix = format!("test:{}:", testing::unique_suffix());
+        let fixture = EffectsFixtureApi::connect(database.url()).await;
+        let database_url = database.url().to_owned();
+        let app = instance(&database_url, &prefix)
+            .database(database)
+            .spawn_with(fixture.clone())
+            .await;
+        Self {
+            app,
+            fixture,
+            prefix,
+        }
+    }
+
+    /// Sends `request` to a crashing instance on the same database and Redis, then the retry
+    /// here.
+    async fn crash_then_retry(&self, request: &KeyedRequest) -> reqwest::Response {
+        let database_url = self.app.settings.database.url.expose().to_owned();
+        let mut first = CrashingInstance::start(&database_url, &self.prefix);
+        first.send_and_crash(request).await;
+        request
+            .to(&self.app.http, &self.app.address)
+            .send()
+            .await
+            .expect("the retry is answered")
+    }
+
+    /// How many rows of `table` match `condition` (SQL with `$1` bound to `value`).
+    async fn rows(&self, table: &str, condition: &str, value: &str) -> i64 {
+        use sqlx::Row as _;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT COUNT(*) AS n FROM {table} WHERE {condition}"
+        )))
+        .bind(value)
+        .fetch_one(self.fixture.pool())
+        .await
+        .and_then(|row| row.try_get("n"))
+        .expect("counting rows")
+    }
+}
+
+/// The retry, sent to a second instance sharing the database and Redis; and the effects.
+async fn crash_then_retry(path: &str) -> (reqwest::Response, EffectsFixtureApi) {
+    let survivor = Survivor::start().await;
+    let retry = survivor
+        .crash_then_retry(&KeyedRequest::post(path, json!({ "label": "crashed" })))
+        .await;
+    (retry, survivor.fixture)
+}
+
+async fn a_durable_operation_replays_after_a_crash_after_its_commit() {
+    let (retry, fixture) = crash_then_retry(DURABLE).await;
 
     assert_eq!(retry.status(), StatusCode::CREATED);
     assert!(is_replay(&retry), "the committed answer is replayed");
@@ -217,7 +300,7 @@ async fn a_transactional_operation_replays_after_a_crash_after_its_commit() {
     );
 }
 
-async fn a_plain_idempotent_operation_executes_again_after_the_same_crash() {
+async fn an_operation_outside_the_database_executes_again_after_the_same_crash() {
     let (retry, fixture) = crash_then_retry(PLAIN).await;
 
     assert_eq!(retry.status(), StatusCode::CREATED);
@@ -225,6 +308,97 @@ async fn a_plain_idempotent_operation_executes_again_after_the_same_crash() {
     assert_eq!(
         fixture.effects("crashed").await,
         2,
-        "the effect happened twice: the window `transactional` closes"
+        "the effect happened twice: the window durable operations close"
     );
+}
+
+const THINGS: &str = "/api/v1/things";
+
+async fn a_thing_created_just_before_a_crash_is_created_once() {
+    let survivor = Survivor::start().await;
+    let create = KeyedRequest::post(THINGS, json!({ "name": "crashed lamp" })).header(
+        "authorization",
+        format!("Bearer {}", survivor.app.token_for("alice")),
+    );
+
+    let retry = survivor.crash_then_retry(&create).await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    assert_eq!(
+        survivor.rows("things", "name = $1", "crashed lamp").await,
+        1,
+        "created once"
+    );
+}
+
+/// Alice's thing named `name`, created without a key: its path.
+async fn thing_of_alice(survivor: &Survivor, name: &str) -> String {
+    let created: Value = survivor
+        .app
+        .send_json_as(
+            "alice",
+            reqwest::Method::POST,
+            THINGS,
+            &json!({ "name": name }),
+        )
+        .await
+        .json()
+        .await
+        .expect("a created thing");
+    format!("{THINGS}/{}", created["id"].as_str().expect("an id"))
+}
+
+async fn a_thing_replaced_just_before_a_crash_is_replaced_once() {
+    let survivor = Survivor::start().await;
+    let path = thing_of_alice(&survivor, "before").await;
+    let replace = KeyedRequest {
+        method: reqwest::Method::PUT,
+        path: path.clone(),
+        body: Some(json!({ "name": "after" })),
+        headers: vec![
+            (
+                "authorization",
+                format!("Bearer {}", survivor.app.token_for("alice")),
+            ),
+            ("if-match", "\"v1\"".to_owned()),
+        ],
+    };
+
+    let retry = survivor.crash_then_retry(&replace).await;
+
+    // Without the committed answer the retry would meet version 2 and answer 412.
+    assert_eq!(retry.status(), StatusCode::OK);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    let id = path.rsplit('/').next().unwrap();
+    assert_eq!(
+        survivor.rows("things", "id = $1 AND version = 2", id).await,
+        1,
+        "replaced once"
+    );
+}
+
+async fn a_thing_deleted_just_before_a_crash_answers_its_first_204() {
+    let survivor = Survivor::start().await;
+    let path = thing_of_alice(&survivor, "doomed").await;
+    let delete = KeyedRequest {
+        method: reqwest::Method::DELETE,
+        path: path.clone(),
+        body: None,
+        headers: vec![
+            (
+                "authorization",
+                format!("Bearer {}", survivor.app.token_for("alice")),
+            ),
+            ("if-match", "\"v1\"".to_owned()),
+        ],
+    };
+
+    let retry = survivor.crash_then_retry(&delete).await;
+
+    // Without the committed answer the retry would find nothing at version 1 and answer 412.
+    assert_eq!(retry.status(), StatusCode::NO_CONTENT);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    let id = path.rsplit('/').next().unwrap();
+    assert_eq!(survivor.rows("things", "id = $1", id).await, 0);
 }
