@@ -350,6 +350,18 @@ impl EffectsFixtureApi {
         &self.pool
     }
 
+    /// The labels that more than one effect carries: the keys whose operation took effect twice.
+    pub async fn labels_with_more_than_one_effect(&self) -> Vec<String> {
+        use sqlx::Row as _;
+        sqlx::query("SELECT label FROM fixture_effects GROUP BY label HAVING COUNT(*) > 1")
+            .fetch_all(&self.pool)
+            .await
+            .expect("grouping effects")
+            .iter()
+            .map(|row| row.try_get("label").expect("a label"))
+            .collect()
+    }
+
     /// How many effects carry `label`.
     pub async fn effects(&self, label: &str) -> i64 {
         use sqlx::Row as _;

@@ -9,14 +9,17 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 use testing::tools::Suite;
 
-use e2e::fixtures::Executions;
+use e2e::fixtures::{EffectsFixtureApi, Executions, IdempotencyFixtureApi};
 use e2e::{RedisChoice, TestApp, TestAppBuilder, WithIdempotencyKey, is_replay};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use testing::database::TestDatabase;
 use testing::redis::RedisServer;
 use testing::redis_cluster::{RedisCluster, shared_redis_cluster};
 
 const COUNTED: &str = "/api/v1/fixtures/idem/counted";
+/// Durable: its effect (a row labelled with the key) and its answer are committed together.
+const DURABLE: &str = "/api/v1/fixtures/effects/transactional";
 
 async fn readiness(app: &TestApp) -> Value {
     let response = app.get("/health/ready").await;
@@ -37,6 +40,22 @@ async fn send_keyed(app: &TestApp, key: &str) -> (StatusCode, bool, Option<u64>)
     let replayed = is_replay(&response);
     let body: Value = response.json().await.unwrap_or(Value::Null);
     (status, replayed, body["execution"].as_u64())
+}
+
+/// Sends one keyed request to the durable fixture: its status, whether it was a replay, and the
+/// effect's id.
+async fn send_durable(app: &TestApp, key: &str) -> (StatusCode, bool, Option<String>) {
+    let response = app
+        .request(Method::POST, DURABLE)
+        .idempotency_key(key)
+        .json(&json!({ "label": key }))
+        .send()
+        .await
+        .expect("the service answers");
+    let status = response.status();
+    let replayed = is_replay(&response);
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    (status, replayed, body["id"].as_str().map(str::to_owned))
 }
 
 fn on_shared_cluster() -> TestAppBuilder {
@@ -410,20 +429,33 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
     let mut cluster = RedisCluster::start().expect("a private Redis Cluster");
     let executions = Executions::default();
     let namespace = format!("test:{}:", testing::unique_suffix());
+    // Both instances share one database, where the durable fixture leaves its effects.
+    let database = TestDatabase::create().await;
+    let effects = EffectsFixtureApi::connect(database.url()).await;
     let builder = || {
         TestApp::builder()
             .redis(RedisChoice::Cluster(cluster.seed_urls()))
             .setting("redis.key_prefix", &namespace)
+            .setting("database.url", database.url())
     };
-    let first = Arc::new(e2e::spawn_with_idempotency_fixtures(builder(), &executions).await);
-    let second = Arc::new(e2e::spawn_with_idempotency_fixtures(builder(), &executions).await);
+    let fixtures = || {
+        (
+            IdempotencyFixtureApi::new(executions.clone()),
+            effects.clone(),
+        )
+    };
+    let first = Arc::new(builder().spawn_with(fixtures()).await);
+    let second = Arc::new(builder().spawn_with(fixtures()).await);
     let phase = Arc::new(AtomicU8::new(BEFORE));
     let stop = Arc::new(AtomicBool::new(false));
 
-    // Eight clients, each sending a new key to one instance and its duplicate to the other.
+    // Eight clients, each sending a new key to one instance and its duplicate to the other:
+    // four to an operation whose effect is outside the database (the store alone guards it),
+    // four to a durable one.
     let load = (0..8).map(|client| {
         let (first, second) = (Arc::clone(&first), Arc::clone(&second));
         let (phase, stop) = (Arc::clone(&phase), Arc::clone(&stop));
+        let durable = client % 2 == 1;
         tokio::spawn(async move {
             let mut counts = [PhaseCounts::default(); 4];
             let mut n = 0;
@@ -431,8 +463,22 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
                 let started_in = phase.load(Ordering::Relaxed);
                 let key = format!("c{client}-{n}");
                 n += 1;
-                let original = send_keyed(&first, &key).await;
-                let duplicate = send_keyed(&second, &key).await;
+                let (original, duplicate) = if durable {
+                    let original = send_durable(&first, &key).await;
+                    let duplicate = send_durable(&second, &key).await;
+                    (
+                        (original.0, original.1, original.2),
+                        (duplicate.0, duplicate.1, duplicate.2),
+                    )
+                } else {
+                    let original = send_keyed(&first, &key).await;
+                    let duplicate = send_keyed(&second, &key).await;
+                    let id = |execution: Option<u64>| execution.map(|n| n.to_string());
+                    (
+                        (original.0, original.1, id(original.2)),
+                        (duplicate.0, duplicate.1, id(duplicate.2)),
+                    )
+                };
                 // A pair that spans a phase change counts in the unhealthy phase it touched: its
                 // original may have been stored before the master stopped and its duplicate
                 // sent while the slot had none.
@@ -452,7 +498,7 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
                     counts.executed_twice += 1;
                 }
             }
-            counts
+            (durable, counts)
         })
     });
     let load: Vec<_> = load.collect();
@@ -474,21 +520,30 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
     stop.store(true, Ordering::Relaxed);
 
     let mut totals = [PhaseCounts::default(); 4];
+    let mut durable_totals = [PhaseCounts::default(); 4];
     for client in load {
-        for (total, counts) in totals.iter_mut().zip(client.await.unwrap()) {
+        let (durable, client_counts) = client.await.unwrap();
+        let totals = if durable {
+            &mut durable_totals
+        } else {
+            &mut totals
+        };
+        for (total, counts) in totals.iter_mut().zip(client_counts) {
             total.pairs += counts.pairs;
             total.replayed += counts.replayed;
             total.executed_twice += counts.executed_twice;
             total.failed += counts.failed;
         }
     }
+    let effects_twice = effects.labels_with_more_than_one_effect().await;
     let failed_open = first.idempotency.metrics().degraded + second.idempotency.metrics().degraded;
     let readiness_said = watching.await.unwrap();
     eprintln!(
         "failover of 127.0.0.1:{victim} took {failover_took:?}, the instances caught up in \
          {caught_up_in:?}; before: {:?}; failing over: {:?}; catching up: {:?}; healthy again: \
          {:?}; store faults failed open: {failed_open}; executions: {}; readiness said \
-         {readiness_said:?}",
+         {readiness_said:?}; durable pairs: {durable_totals:?}, their effects twice: \
+         {effects_twice:?}",
         totals[0],
         totals[1],
         totals[2],
@@ -513,5 +568,19 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
     assert_eq!(
         after.replayed, after.pairs,
         "once healthy, no keyed request executes twice: {after:?}"
+    );
+    // Durable operations execute once through the whole failover, fail-open included.
+    let durable_pairs: u64 = durable_totals.iter().map(|counts| counts.pairs).sum();
+    let durable_failed: u64 = durable_totals.iter().map(|counts| counts.failed).sum();
+    let durable_replayed: u64 = durable_totals.iter().map(|counts| counts.replayed).sum();
+    assert!(durable_totals[1].pairs > 0, "{durable_totals:?}");
+    assert_eq!(durable_failed, 0, "{durable_totals:?}");
+    assert_eq!(
+        durable_replayed, durable_pairs,
+        "every durable duplicate got its original's answer: {durable_totals:?}"
+    );
+    assert!(
+        effects_twice.is_empty(),
+        "no durable effect happened twice: {effects_twice:?}"
     );
 }
