@@ -1,12 +1,13 @@
-//! What `#[idempotent(transactional)]` costs, next to a plain `#[idempotent]` operation with the
-//! same effect.
+//! What a durable operation (every `#[idempotent]` one with a database effect, ADR 0012) costs,
+//! next to one with the same effect whose answer only the store keeps.
 //!
 //! Both fixture operations insert one row in one database transaction (SQLite, as the service
-//! runs by default) and answer 201 with it; the transactional one also writes its answer in
-//! that transaction, and its guard reads the outcomes table once when it wins a claim. The
-//! service runs on a private Redis. wrk (one thread, 32 connections) sends, interleaved over
+//! runs by default; PostgreSQL with `TEST_DATABASE_URL`) and answer 201 with it; the durable
+//! one also reserves its key's row first and writes its answer into it in that transaction
+//! (nothing is read). The service runs on a private Redis. wrk (one thread, 32 connections) sends, interleaved over
 //! the rounds: first executions (a new key per request) and replays (one primed key) of each.
-//! The medians are printed with the transactional/plain ratio of each round's pair.
+//! The medians are printed with the durable/store-only ratio of each round's pair, for
+//! throughput and for the server's CPU per request.
 
 use anyhow::{Context as _, ensure};
 use e2e::fixtures::EffectsFixtureApi;
@@ -27,11 +28,11 @@ struct Operation {
 
 const OPERATIONS: [Operation; 2] = [
     Operation {
-        name: "plain `#[idempotent]`",
+        name: "store only (`outside_database`)",
         path: "/api/v1/fixtures/effects/plain",
     },
     Operation {
-        name: "`#[idempotent(transactional)]`",
+        name: "durable `#[idempotent]`",
         path: "/api/v1/fixtures/effects/transactional",
     },
 ];
@@ -87,17 +88,24 @@ pub async fn run(options: &Options) -> anyhow::Result<()> {
     app.stop().await.context("stopping the server")?;
     drop(redis);
 
-    println!("# What `transactional` costs\n");
+    println!("# What a durable operation costs\n");
     println!(
-        "`wrk -t1 -c{} -d{}s`, {} rounds, interleaved; medians. Both operations insert one row \
-         in one SQLite transaction; the transactional one also commits its answer there and \
-         reads the outcomes table on each fresh claim. Redis: a private redis-server.\n",
+        "`wrk -t1 -c{} -d{}s`, {} rounds, interleaved; medians. Database: {}. Both operations \
+         insert one row in one transaction; the durable one also reserves its key's row first \
+         and commits its answer in it. Redis: a private redis-server.\n",
         options.connections,
         options.duration.as_secs(),
-        options.rounds
+        options.rounds,
+        if std::env::var("TEST_DATABASE_URL").is_ok_and(|url| !url.is_empty()) {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
     );
-    println!("| operation | scenario | req/s | server CPU/request | ratio to plain (per round) |");
-    println!("|---|---|---:|---:|---|");
+    println!(
+        "| operation | scenario | req/s | server CPU/request | req/s ratio to store-only (per round) | CPU/request ratio |"
+    );
+    println!("|---|---|---:|---:|---|---:|");
     for (scenario, label) in [(0, "first execution"), (1, "replay")] {
         for (index, operation) in OPERATIONS.iter().enumerate() {
             let own = &runs[index][scenario];
@@ -109,12 +117,14 @@ pub async fn run(options: &Options) -> anyhow::Result<()> {
                     format!("{:.2}", own.requests_per_second / plain.requests_per_second)
                 })
                 .collect();
+            let cpu = median(own.iter().map(|r| r.cpu_us_per_request).collect());
+            let plain_cpu = median(plain.iter().map(|r| r.cpu_us_per_request).collect());
             println!(
-                "| {} | {label} | {:.0} | {:.1} µs | {} |",
+                "| {} | {label} | {:.0} | {cpu:.1} µs | {} | {:.2} |",
                 operation.name,
                 median(own.iter().map(|r| r.requests_per_second).collect()),
-                median(own.iter().map(|r| r.cpu_us_per_request).collect()),
-                ratios.join(" / ")
+                ratios.join(" / "),
+                cpu / plain_cpu
             );
         }
     }
