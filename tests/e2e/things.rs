@@ -707,3 +707,50 @@ async fn a_registered_user_keeps_a_thing_with_the_token_login_gave() {
     assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
     assert_problem(gone, StatusCode::NOT_FOUND).await;
 }
+
+/// An instance of the service on `database`, with its own in-process idempotency store.
+async fn instance_on(database: &testing::database::TestDatabase) -> TestApp {
+    TestApp::builder()
+        .setting("database.url", database.url())
+        .spawn()
+        .await
+}
+
+/// Alice creates a thing named `name` under the Idempotency-Key `key` on `app`.
+async fn create_keyed(app: &TestApp, key: &str, name: &str) -> reqwest::Response {
+    app.request(Method::POST, "/api/v1/things")
+        .bearer_auth(app.token_for("alice"))
+        .header("idempotency-key", key)
+        .json(&json!({ "name": name }))
+        .send()
+        .await
+        .expect("request failed")
+}
+
+/// The process that executed the request is gone, and its store with it (what a crash right
+/// after the commit leaves): the retry reaches an instance that never saw the key, and gets
+/// the answer committed with the thing instead of a second thing.
+#[tokio::test]
+async fn a_retry_that_reaches_an_instance_without_the_stored_answer_gets_the_committed_one() {
+    let database = testing::database::TestDatabase::create().await;
+    let crashed = instance_on(&database).await;
+    let first = create_keyed(&crashed, "k1", "lamp").await;
+    let first_body: Value = first.json().await.unwrap();
+    let survivor = instance_on(&database).await;
+
+    let retry = create_keyed(&survivor, "k1", "lamp").await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(e2e::is_replay(&retry), "the committed answer is replayed");
+    assert_eq!(retry.json::<Value>().await.unwrap(), first_body);
+    let listed: Value = survivor
+        .request(Method::GET, "/api/v1/things")
+        .bearer_auth(survivor.token_for("alice"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["total"], 1, "created once");
+}
