@@ -175,6 +175,36 @@ async fn unused_address() -> std::net::SocketAddr {
     listener.local_addr().unwrap()
 }
 
+/// A mail server that refuses every session (`554` in its greeting), until dropped. Unlike an
+/// unused address, its port stays taken, so no other test's catcher can take it and receive
+/// the mail this test needs refused.
+struct RefusingMailServer {
+    address: std::net::SocketAddr,
+    serving: tokio::task::JoinHandle<()>,
+}
+
+impl RefusingMailServer {
+    async fn start() -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let serving = tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                use tokio::io::AsyncWriteExt as _;
+                let _ = socket
+                    .write_all(b"554 5.3.2 refusing every session for the test\r\n")
+                    .await;
+            }
+        });
+        Self { address, serving }
+    }
+}
+
+impl Drop for RefusingMailServer {
+    fn drop(&mut self) {
+        self.serving.abort();
+    }
+}
+
 #[tokio::test]
 async fn an_administrator_notifies_an_account_which_finds_it_unread() {
     let world = World::spawn().await;
@@ -429,10 +459,10 @@ async fn a_mail_waits_out_a_mail_server_outage_and_is_sent_when_it_is_back() {
 
 #[tokio::test]
 async fn a_mail_that_keeps_failing_is_dead_lettered_after_its_last_attempt() {
-    let smtp = unused_address().await;
+    let smtp = RefusingMailServer::start().await;
     let world = World::spawn_mailing_to(
         TestApp::builder().setting("notifications.max_attempts", "3"),
-        Some(&format!("smtp://{smtp}")),
+        Some(&format!("smtp://{}", smtp.address)),
     )
     .await;
 
