@@ -283,16 +283,22 @@ impl TestApp {
     /// A signed access token for `subject`, as the identity module would issue it.
     pub fn token_for(&self, subject: &str) -> String {
         let now = unix_now();
-        self.sign_token(subject, now, now + 600)
+        self.sign_token(subject, &[], now, now + 600)
+    }
+
+    /// [`Self::token_for`] with the administrator role.
+    pub fn admin_token_for(&self, subject: &str) -> String {
+        let now = unix_now();
+        self.sign_token(subject, &["admin"], now, now + 600)
     }
 
     /// A token for `subject` signed with the service's own key that expired an hour ago.
     pub fn expired_token_for(&self, subject: &str) -> String {
         let now = unix_now();
-        self.sign_token(subject, now - 7_200, now - 3_600)
+        self.sign_token(subject, &[], now - 7_200, now - 3_600)
     }
 
-    fn sign_token(&self, subject: &str, issued_at: u64, expires_at: u64) -> String {
+    fn sign_token(&self, subject: &str, roles: &[&str], issued_at: u64, expires_at: u64) -> String {
         let auth = &self.settings.auth;
         let verifier = AccessTokenKeys::hs256(
             auth.jwt_secret.expose().as_bytes(),
@@ -304,7 +310,7 @@ impl TestApp {
             .sign(&AccessTokenClaims {
                 sub: subject.to_owned(),
                 sid: format!("session-of-{subject}"),
-                roles: vec![],
+                roles: roles.iter().map(|role| (*role).to_owned()).collect(),
                 iss: auth.issuer.clone(),
                 aud: auth.audience.clone(),
                 iat: issued_at,

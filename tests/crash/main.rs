@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let tests: [(&str, Test); 5] = [
+    let tests: [(&str, Test); 8] = [
         (
             "a_durable_operation_replays_after_a_crash_after_its_commit",
             || Box::pin(a_durable_operation_replays_after_a_crash_after_its_commit()),
@@ -79,6 +79,18 @@ fn main() -> ExitCode {
         (
             "a_thing_deleted_just_before_a_crash_answers_its_first_204",
             || Box::pin(a_thing_deleted_just_before_a_crash_answers_its_first_204()),
+        ),
+        (
+            "a_legal_version_published_just_before_a_crash_is_published_once",
+            || Box::pin(a_legal_version_published_just_before_a_crash_is_published_once()),
+        ),
+        (
+            "an_acceptance_recorded_just_before_a_crash_answers_its_first_201",
+            || Box::pin(an_acceptance_recorded_just_before_a_crash_answers_its_first_201()),
+        ),
+        (
+            "a_notification_sent_just_before_a_crash_is_sent_once",
+            || Box::pin(a_notification_sent_just_before_a_crash_is_sent_once()),
         ),
     ];
     let started = Instant::now();
@@ -401,4 +413,99 @@ async fn a_thing_deleted_just_before_a_crash_answers_its_first_204() {
     assert!(is_replay(&retry), "the committed answer is replayed");
     let id = path.rsplit('/').next().unwrap();
     assert_eq!(survivor.rows("things", "id = $1", id).await, 0);
+}
+
+const TERMS_VERSIONS: &str = "/api/v1/legal/documents/terms/versions";
+
+fn bearer(token: String) -> String {
+    format!("Bearer {token}")
+}
+
+async fn a_legal_version_published_just_before_a_crash_is_published_once() {
+    let survivor = Survivor::start().await;
+    let publish = KeyedRequest::post(TERMS_VERSIONS, json!({ "body": "# Terms" })).header(
+        "authorization",
+        bearer(survivor.app.admin_token_for("legal-admin")),
+    );
+
+    let retry = survivor.crash_then_retry(&publish).await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    let answer: Value = retry.json().await.expect("a version");
+    assert_eq!(answer["version"], 1);
+    assert_eq!(
+        survivor.rows("legal_versions", "kind = $1", "terms").await,
+        1,
+        "published once, not as version 2"
+    );
+}
+
+async fn an_acceptance_recorded_just_before_a_crash_answers_its_first_201() {
+    let survivor = Survivor::start().await;
+    let published = survivor
+        .app
+        .request(reqwest::Method::POST, TERMS_VERSIONS)
+        .bearer_auth(survivor.app.admin_token_for("legal-admin"))
+        .json(&json!({ "body": "# Terms" }))
+        .send()
+        .await
+        .expect("publishing");
+    assert_eq!(published.status(), StatusCode::CREATED);
+    let accept = KeyedRequest::post(
+        "/api/v1/legal/acceptances",
+        json!({ "kind": "terms", "version": 1 }),
+    )
+    .header("authorization", bearer(survivor.app.token_for("alice")));
+
+    let retry = survivor.crash_then_retry(&accept).await;
+
+    // Without the committed answer the retry would find the acceptance and answer 200.
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    assert_eq!(
+        survivor
+            .rows("legal_acceptances", "user_id = $1", "alice")
+            .await,
+        1
+    );
+}
+
+async fn a_notification_sent_just_before_a_crash_is_sent_once() {
+    use sqlx::Row as _;
+    let survivor = Survivor::start().await;
+    let registered = survivor
+        .app
+        .request(reqwest::Method::POST, "/api/v1/auth/register")
+        .json(&json!({ "email": "bob@example.com", "password": "correct horse battery" }))
+        .send()
+        .await
+        .expect("registering");
+    assert_eq!(registered.status(), StatusCode::CREATED);
+    let bob: String = sqlx::query("SELECT id FROM identity_users WHERE email = $1")
+        .bind("bob@example.com")
+        .fetch_one(survivor.fixture.pool())
+        .await
+        .and_then(|row| row.try_get("id"))
+        .expect("bob's account");
+    let send = KeyedRequest::post(
+        "/api/v1/notifications",
+        json!({ "recipientId": bob, "title": "Hello", "body": "Once.", "channels": ["inApp"] }),
+    )
+    .header(
+        "authorization",
+        bearer(survivor.app.admin_token_for("sender")),
+    );
+
+    let retry = survivor.crash_then_retry(&send).await;
+
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    assert_eq!(
+        survivor
+            .rows("notifications", "recipient_id = $1", &bob)
+            .await,
+        1,
+        "bob is notified once"
+    );
 }
