@@ -328,3 +328,30 @@ async fn concurrent_duplicates_while_the_store_is_down_create_one_thing_and_give
         "the store was down"
     );
 }
+
+#[tokio::test]
+async fn an_answer_over_the_size_bound_is_given_but_not_kept_counted_and_said_once() {
+    let logs = e2e::CapturedLogs::install();
+    let effects = Effects::spawn_with(
+        TestApp::builder()
+            .redis(RedisChoice::Shared)
+            .setting("idempotency.max_response_bytes", "64"),
+    )
+    .await;
+    let long_name = "a lamp whose name alone is longer than sixty-four bytes of answer";
+
+    let first = create_thing(&effects.app, "k1", long_name).await;
+    let retry = create_thing(&effects.app, "k1", long_name).await;
+
+    assert_eq!(first.status(), StatusCode::CREATED);
+    assert_eq!(retry.status(), StatusCode::CREATED);
+    assert!(!is_replay(&retry), "nothing was kept to replay");
+    assert_eq!(effects.committed_outcomes().await, 0, "nor committed");
+    assert_eq!(things_of_alice(&effects.app).await, 2);
+    assert_eq!(effects.app.idempotency.metrics().too_large_to_keep, 2);
+    assert_eq!(
+        logs.count(tracing::Level::WARN, "over idempotency.max_response_bytes"),
+        1,
+        "said once, counted every time"
+    );
+}
