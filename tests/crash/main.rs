@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let tests: [(&str, Test); 9] = [
+    let tests: [(&str, Test); 11] = [
         (
             "a_durable_operation_replays_after_a_crash_after_its_commit",
             || Box::pin(a_durable_operation_replays_after_a_crash_after_its_commit()),
@@ -95,6 +95,14 @@ fn main() -> ExitCode {
         (
             "a_notification_sent_just_before_a_crash_is_sent_once",
             || Box::pin(a_notification_sent_just_before_a_crash_is_sent_once()),
+        ),
+        (
+            "a_password_reset_just_before_a_crash_answers_its_first_204",
+            || Box::pin(a_password_reset_just_before_a_crash_answers_its_first_204()),
+        ),
+        (
+            "an_address_confirmed_just_before_a_crash_answers_its_first_204",
+            || Box::pin(an_address_confirmed_just_before_a_crash_answers_its_first_204()),
         ),
     ];
     let started = Instant::now();
@@ -503,23 +511,89 @@ async fn an_acceptance_recorded_just_before_a_crash_answers_its_first_201() {
     );
 }
 
-async fn a_notification_sent_just_before_a_crash_is_sent_once() {
-    use sqlx::Row as _;
+impl Survivor {
+    /// Registers bob; his account's id.
+    async fn bob(&self) -> String {
+        use sqlx::Row as _;
+        let registered = self
+            .app
+            .request(reqwest::Method::POST, "/api/v1/auth/register")
+            .json(&json!({ "email": "bob@example.com", "password": "correct horse battery" }))
+            .send()
+            .await
+            .expect("registering");
+        assert_eq!(registered.status(), StatusCode::CREATED);
+        sqlx::query("SELECT id FROM identity_users WHERE email = $1")
+            .bind("bob@example.com")
+            .fetch_one(self.fixture.pool())
+            .await
+            .and_then(|row| row.try_get("id"))
+            .expect("bob's account")
+    }
+
+    /// Stores a live single-use link token for `user` (as a mail would carry it), for
+    /// `purpose` (`reset_password` or `confirm_email`): the token.
+    async fn link_token(&self, user: &str, purpose: &str) -> String {
+        use sha2::Digest as _;
+        let token = format!("crash-{purpose}-token");
+        let hash: String = sha2::Sha256::digest(token.as_bytes())
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        let now = i64::try_from(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .expect("clock")
+                .as_millis(),
+        )
+        .expect("milliseconds");
+        sqlx::query(
+            "INSERT INTO identity_one_time_tokens
+             (token_hash, user_id, purpose, created_at_ms, expires_at_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(hash)
+        .bind(user)
+        .bind(purpose)
+        .bind(now)
+        .bind(now + 3_600_000)
+        .execute(self.fixture.pool())
+        .await
+        .expect("storing a link token");
+        token
+    }
+}
+
+async fn a_password_reset_just_before_a_crash_answers_its_first_204() {
     let survivor = Survivor::start().await;
-    let registered = survivor
-        .app
-        .request(reqwest::Method::POST, "/api/v1/auth/register")
-        .json(&json!({ "email": "bob@example.com", "password": "correct horse battery" }))
-        .send()
-        .await
-        .expect("registering");
-    assert_eq!(registered.status(), StatusCode::CREATED);
-    let bob: String = sqlx::query("SELECT id FROM identity_users WHERE email = $1")
-        .bind("bob@example.com")
-        .fetch_one(survivor.fixture.pool())
-        .await
-        .and_then(|row| row.try_get("id"))
-        .expect("bob's account");
+    let bob = survivor.bob().await;
+    let token = survivor.link_token(&bob, "reset_password").await;
+    let reset = KeyedRequest::post(
+        "/api/v1/auth/reset-password",
+        json!({ "token": token, "newPassword": "another horse battery staple" }),
+    );
+
+    let retry = survivor.crash_then_retry(&reset).await;
+
+    // Without the committed answer the retry would meet the spent link and answer 400.
+    assert_eq!(retry.status(), StatusCode::NO_CONTENT);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+}
+
+async fn an_address_confirmed_just_before_a_crash_answers_its_first_204() {
+    let survivor = Survivor::start().await;
+    let bob = survivor.bob().await;
+    let token = survivor.link_token(&bob, "confirm_email").await;
+    let confirm = KeyedRequest::post("/api/v1/auth/confirm-email", json!({ "token": token }));
+
+    let retry = survivor.crash_then_retry(&confirm).await;
+
+    assert_eq!(retry.status(), StatusCode::NO_CONTENT);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+}
+
+async fn a_notification_sent_just_before_a_crash_is_sent_once() {
+    let survivor = Survivor::start().await;
+    let bob = survivor.bob().await;
     let send = KeyedRequest::post(
         "/api/v1/notifications",
         json!({ "recipientId": bob, "title": "Hello", "body": "Once.", "channels": ["inApp"] }),
