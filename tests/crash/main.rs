@@ -301,17 +301,19 @@ impl Survivor {
     }
 }
 
-/// The retry, sent to a second instance sharing the database and Redis; and the effects.
-async fn crash_then_retry(path: &str) -> (reqwest::Response, EffectsFixtureApi) {
+/// The retry, sent to a second instance sharing the database and Redis; and that instance,
+/// which keeps the database (and so the effects) alive.
+async fn crash_then_retry(path: &str) -> (reqwest::Response, Survivor) {
     let survivor = Survivor::start().await;
     let retry = survivor
         .crash_then_retry(&KeyedRequest::post(path, json!({ "label": "crashed" })))
         .await;
-    (retry, survivor.fixture)
+    (retry, survivor)
 }
 
 async fn a_durable_operation_replays_after_a_crash_after_its_commit() {
-    let (retry, fixture) = crash_then_retry(DURABLE).await;
+    let (retry, survivor) = crash_then_retry(DURABLE).await;
+    let fixture = &survivor.fixture;
 
     assert_eq!(retry.status(), StatusCode::CREATED);
     assert!(is_replay(&retry), "the committed answer is replayed");
@@ -325,7 +327,8 @@ async fn a_durable_operation_replays_after_a_crash_after_its_commit() {
 }
 
 async fn an_operation_outside_the_database_executes_again_after_the_same_crash() {
-    let (retry, fixture) = crash_then_retry(PLAIN).await;
+    let (retry, survivor) = crash_then_retry(PLAIN).await;
+    let fixture = &survivor.fixture;
 
     assert_eq!(retry.status(), StatusCode::CREATED);
     assert!(!is_replay(&retry), "nothing was kept to replay");
