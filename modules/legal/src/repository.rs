@@ -68,8 +68,6 @@ impl LegalRepository {
     ) -> AppResult<Recorded<R>> {
         let kind = publication.kind.as_str();
         let mut tx = self.database.pool().begin().await?;
-        // The key first: a duplicate of this request waits here, then finds it answered.
-        outcome.reserve(&mut tx).await?;
         sqlx::query(
             "INSERT INTO legal_documents (kind, latest_version) VALUES ($1, 0)
              ON CONFLICT (kind) DO NOTHING",

@@ -10,12 +10,15 @@
 //! [`OutcomeRecorder`] the guard hands it: either both are committed or neither is.
 //!
 //! Nothing is read before the handler runs: the table's primary key on the scope key is the
-//! check. [`OutcomeRecorder::reserve`] (the first statement of the effect's transaction, made by
-//! [`OutcomeRecorder::commit`]) inserts the key's row; a second execution of the same key (a
-//! retry after a crash, a duplicate while the store was down) meets the committed row (or waits
-//! on the uncommitted one, then meets it), rolls its effect back, and the guard answers what
-//! the first execution committed (replayed, or 422 for another payload). The store keeps its
-//! roles: the lock on in-flight requests and the fast replay copy.
+//! check. [`DurableTransaction::commit`] writes the answer as the transaction's last statement
+//! (`INSERT ... ON CONFLICT (scope_key) DO UPDATE ... WHERE expired`). A second execution of the
+//! same key (a retry after a crash, a duplicate while the store was down) meets the committed
+//! row there (in PostgreSQL it waits on an uncommitted one, then meets it), rolls its effect
+//! back, and the guard answers what the first execution committed (replayed, or 422 for another
+//! payload). A second execution that fails before it gets there because of the first one's
+//! effect (a spent link, a taken name) is answered the same way: the guard looks for a committed
+//! outcome when a keyed durable request fails. The store keeps its roles: the lock on in-flight
+//! requests and the fast replay copy.
 //!
 //! The handler cannot forget the record: a durable operation must return [`Recorded<R>`], which
 //! only [`OutcomeRecorder::commit`] or [`PreparedOutcome::record`] makes, inside a transaction
@@ -56,7 +59,7 @@ CREATE INDEX idempotency_outcomes_expiry ON idempotency_outcomes (expires_at_ms)
 ";
 
 /// An outcome found in the database: the request it answered (its fingerprint, hex) and the
-/// answer (a committed one: a reservation is never seen outside its transaction).
+/// answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommittedOutcome {
     pub fingerprint: String,
@@ -105,7 +108,7 @@ impl DurableOutcomes {
         let row = sqlx::query(
             "SELECT fingerprint, status, content_type, location, etag, body_hex
              FROM idempotency_outcomes
-             WHERE scope_key = $1 AND expires_at_ms > $2 AND status <> 0",
+             WHERE scope_key = $1 AND expires_at_ms > $2",
         )
         .bind(scope)
         .bind(unix_ms())
@@ -170,8 +173,6 @@ pub(crate) struct PendingOutcome {
 /// What the handler did with its [`PendingOutcome`].
 #[derive(Debug, Default)]
 pub(crate) struct PendingState {
-    /// The key's row was inserted by [`OutcomeRecorder::reserve`] in the current transaction.
-    reserved: AtomicBool,
     /// The handler went through [`PreparedOutcome::record`] (in a transaction that may yet
     /// roll back).
     recorded: AtomicBool,
@@ -220,26 +221,8 @@ impl PendingOutcome {
 const SUPERSEDED: &str =
     "An earlier request with this Idempotency-Key already committed its answer.";
 
-/// Inserts the key's row, or takes over an expired one; `false` when a live one is there (the
-/// key's outcome was committed by another execution). In PostgreSQL a concurrent insert of the
-/// same key waits here for the other transaction to end, so the loser of a race does nothing
-/// before it knows.
-const RESERVE: &str = "\
-INSERT INTO idempotency_outcomes
-(scope_key, fingerprint, status, content_type, location, etag, body_hex, created_at_ms, expires_at_ms)
-VALUES ($1, $2, 0, NULL, NULL, NULL, '', $3, $4)
-ON CONFLICT (scope_key) DO UPDATE SET
-fingerprint = excluded.fingerprint, status = 0, content_type = NULL, location = NULL,
-etag = NULL, body_hex = '', created_at_ms = excluded.created_at_ms,
-expires_at_ms = excluded.expires_at_ms
-WHERE idempotency_outcomes.expires_at_ms <= $3";
-
-/// Writes the answer into the row this transaction reserved.
-const RECORD_RESERVED: &str = "\
-UPDATE idempotency_outcomes SET status = $2, content_type = $3, location = $4, etag = $5,
-body_hex = $6 WHERE scope_key = $1 AND status = 0";
-
-/// Inserts the answer in one statement (no reservation), with the same conflict rule.
+/// Inserts the answer, or takes over an expired row of the key; no row is written when a live
+/// one is there (the key's outcome was committed by another execution).
 const RECORD: &str = "\
 INSERT INTO idempotency_outcomes
 (scope_key, fingerprint, status, content_type, location, etag, body_hex, created_at_ms, expires_at_ms)
@@ -268,10 +251,9 @@ impl<'a> FromRequest<'a> for OutcomeRecorder {
 }
 
 impl OutcomeRecorder {
-    /// Begins the effect's transaction on `pool`, its first statement taking the key in the
-    /// database (see [`Self::reserve`]); the effect runs on it (it derefs to the connection), and
-    /// [`DurableTransaction::commit`] commits the answer with it. Dropped before that (an error
-    /// returned with `?`), everything rolls back.
+    /// Begins the effect's transaction on `pool`; the effect runs on it (it derefs to the
+    /// connection), and [`DurableTransaction::commit`] commits the answer with it. Dropped before
+    /// that (an error returned with `?`), everything rolls back.
     ///
     /// ```ignore
     /// let mut tx = outcome.begin(self.repository.pool()).await?;
@@ -279,34 +261,11 @@ impl OutcomeRecorder {
     /// tx.commit(CreateThingResponse::Created(Json(thing))).await
     /// ```
     pub async fn begin(&self, pool: &sqlx::AnyPool) -> AppResult<DurableTransaction> {
-        let mut transaction = pool.begin().await?;
-        self.reserve(&mut transaction).await?;
+        let transaction = pool.begin().await?;
         Ok(DurableTransaction {
             transaction,
             recorder: self.clone(),
         })
-    }
-
-    /// Takes the key in the database as the first statement of the effect's transaction (see
-    /// [`Self::begin`], which calls it): an error, after which the handler must roll back, when
-    /// another execution of the key committed its outcome first. Without a key, does nothing.
-    pub async fn reserve(&self, transaction: &mut sqlx::AnyConnection) -> AppResult<()> {
-        let Some(pending) = &self.pending else {
-            return Ok(());
-        };
-        let now = unix_ms();
-        let inserted = sqlx::query(RESERVE)
-            .bind(pending.scope.as_str())
-            .bind(pending.fingerprint.as_str())
-            .bind(now)
-            .bind(expiry(now, pending.retention))
-            .execute(&mut *transaction)
-            .await?;
-        if inserted.rows_affected() == 0 {
-            return Err(pending.superseded());
-        }
-        pending.state.reserved.store(true, Ordering::Release);
-        Ok(())
     }
 
     /// Renders the answer the operation will give, ready to be recorded in its transaction. It
@@ -324,9 +283,8 @@ impl OutcomeRecorder {
     }
 }
 
-/// A durable operation's transaction: the key is reserved in it, the effect runs on it, and
-/// [`Self::commit`] records the answer in it before committing. Dropped uncommitted, it rolls
-/// back, the reservation with it.
+/// A durable operation's transaction: the effect runs on it, and [`Self::commit`] records the
+/// answer in it before committing. Dropped uncommitted, it rolls back.
 pub struct DurableTransaction {
     transaction: sqlx::Transaction<'static, sqlx::Any>,
     recorder: OutcomeRecorder,
@@ -371,26 +329,16 @@ pub struct PreparedOutcome<R> {
 impl<R> PreparedOutcome<R> {
     /// Writes the outcome in `transaction`, which commits it with the operation's effect, and
     /// returns the answer marked as recorded. Without a pending claim (no key), writes nothing;
-    /// an answer that is not replayed (not a 2xx, or a body over `idempotency.max_response_bytes`)
-    /// gives the key back instead, so a retry executes. An error, after which the handler must
-    /// roll back, when another execution of the key committed its outcome first.
+    /// nor for an answer that is not replayed (not a 2xx, or a body over
+    /// `idempotency.max_response_bytes`), so a retry executes. An error, after which the handler
+    /// must roll back, when another execution of the key committed its outcome first.
     pub async fn record(self, transaction: &mut sqlx::AnyConnection) -> AppResult<Recorded<R>> {
         if let Some(pending) = &self.pending {
             let stored = &self.stored;
             let replayable =
                 (200..300).contains(&stored.status) && stored.body.len() <= pending.max_body;
-            let reserved = pending.state.reserved.load(Ordering::Acquire);
-            if !replayable {
-                if reserved {
-                    sqlx::query(
-                        "DELETE FROM idempotency_outcomes WHERE scope_key = $1 AND status = 0",
-                    )
-                    .bind(pending.scope.as_str())
-                    .execute(&mut *transaction)
-                    .await?;
-                }
-            } else if !(reserved && record_reserved(pending, stored, transaction).await?) {
-                record_unreserved(pending, stored, transaction).await?;
+            if replayable {
+                record(pending, stored, transaction).await?;
             }
             pending.state.recorded.store(true, Ordering::Release);
             if replayable {
@@ -404,26 +352,8 @@ impl<R> PreparedOutcome<R> {
     }
 }
 
-/// Fills the row [`OutcomeRecorder::reserve`] inserted; `false` if there is none in this
-/// transaction (it reserved in one that rolled back).
-async fn record_reserved(
-    pending: &PendingOutcome,
-    stored: &StoredResponse,
-    transaction: &mut sqlx::AnyConnection,
-) -> AppResult<bool> {
-    let updated = sqlx::query(RECORD_RESERVED)
-        .bind(pending.scope.as_str())
-        .bind(i32::from(stored.status))
-        .bind(stored.content_type.as_deref())
-        .bind(stored.location.as_deref())
-        .bind(stored.etag.as_deref())
-        .bind(hex::encode(&stored.body))
-        .execute(&mut *transaction)
-        .await?;
-    Ok(updated.rows_affected() == 1)
-}
-
-async fn record_unreserved(
+/// Writes the answer under the key, in the operation's transaction.
+async fn record(
     pending: &PendingOutcome,
     stored: &StoredResponse,
     transaction: &mut sqlx::AnyConnection,
