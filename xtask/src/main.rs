@@ -110,8 +110,14 @@ fn usage() -> String {
     )
 }
 
+/// The workspace this run of `cargo xtask` belongs to. Read from the environment `cargo run`
+/// gives the binary, not compiled in: a build directory shared with another copy of the
+/// workspace (the adopt step's) may hand this binary over from there.
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest_dir
         .parent()
         .expect("xtask/ sits in the workspace")
         .to_path_buf()

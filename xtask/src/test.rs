@@ -566,7 +566,42 @@ fn adopt(root: &Path) -> anyhow::Result<()> {
     run_command(
         in_copy(&["test", "-p", "e2e", "--test", "e2e", "orders::"])
             .env("TEST_DATABASE_URL", postgres_url()),
-    )
+    )?;
+    forget_the_copys_builds(root, &target)
+}
+
+/// Cargo names a workspace's own crates in the build directory by their path inside the
+/// workspace, and judges them fresh by modification times: the copy's builds of `app`,
+/// `things`... (renamed, with a module more) would pass for this workspace's on its next
+/// build. Cleaning this workspace's own crates (not their dependencies) makes that build
+/// compile them again from this workspace's sources.
+fn forget_the_copys_builds(root: &Path, target: &Path) -> anyhow::Result<()> {
+    let metadata = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output()
+        .context("cargo metadata")?;
+    ensure!(metadata.status.success(), "cargo metadata failed");
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&metadata.stdout).context("cargo metadata prints JSON")?;
+    let names: Vec<&str> = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|package| package["name"].as_str())
+        .collect();
+    let mut clean = cargo(root);
+    clean.arg("clean").env("CARGO_TARGET_DIR", target);
+    for name in names {
+        clean.args(["-p", name]);
+    }
+    run_command(&mut clean)
 }
 
 fn cargo(dir: &Path) -> Command {
