@@ -316,6 +316,8 @@ impl NotificationsApi {
     ) -> Result<EventStream<BoxStream<'static, StreamEvent>>, ReadError> {
         let principal = auth.0;
         let recipient = principal.subject.clone();
+        let session = principal.session_id.clone();
+        let revoked = Arc::clone(&self.revoked);
         let receiver = self.feed.subscribe(Duration::from_secs(2)).await;
         let ended: std::pin::Pin<Box<dyn Future<Output = StreamEnd> + Send>> =
             Box::pin(end_of_session(
@@ -325,6 +327,7 @@ impl NotificationsApi {
             ));
         let events = stream::unfold(Some((receiver, ended)), move |state| {
             let recipient = recipient.clone();
+            let (session, revoked) = (session.clone(), Arc::clone(&revoked));
             async move {
                 let (mut receiver, mut ended) = state?;
                 loop {
@@ -334,6 +337,10 @@ impl NotificationsApi {
                         end = &mut ended => return Some((StreamEvent::End(end), None)),
                         item = receiver.recv() => match item {
                             Ok(item) if item.recipient_id == recipient => {
+                                // Revoked, but the end is still asking why: it goes first.
+                                if revoked.contains(&session) {
+                                    return Some((StreamEvent::End(ended.await), None));
+                                }
                                 let notification = item.notification.clone();
                                 return Some((
                                     StreamEvent::Notification(notification),
