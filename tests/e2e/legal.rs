@@ -744,3 +744,25 @@ async fn an_unknown_legal_setting_stops_start_up_naming_it() {
     assert!(error.contains("legal"), "{error}");
     assert!(error.contains("require_acceptance"), "{error}");
 }
+
+/// A keyed acceptance holds one connection at a time: a service with a single one (an in-memory
+/// SQLite database has no more) still records it, and a busy pool cannot deadlock on it.
+#[tokio::test]
+async fn a_keyed_acceptance_needs_one_database_connection() {
+    let app = TestApp::builder()
+        .setting("database.max_connections", "1")
+        .spawn()
+        .await;
+    published(&app, "terms").await;
+
+    let accepted = app
+        .request(Method::POST, "/api/v1/legal/acceptances")
+        .bearer_auth(app.token_for("alice"))
+        .idempotency_key("k1")
+        .json(&json!({ "kind": "terms", "version": 1 }))
+        .send()
+        .await
+        .expect("request failed");
+
+    assert_eq!(accepted.status(), StatusCode::CREATED);
+}

@@ -754,3 +754,32 @@ async fn a_retry_that_reaches_an_instance_without_the_stored_answer_gets_the_com
         .unwrap();
     assert_eq!(listed["total"], 1, "created once");
 }
+
+/// A durable write holds one connection for its transaction: everything it reads goes through
+/// that one, so a service with a single connection (an in-memory SQLite database has no more)
+/// still answers, and a busy pool cannot deadlock on requests that each wait for a second one.
+#[tokio::test]
+async fn keyed_writes_need_one_database_connection_each() {
+    // Without `If-Match` the write reads the current version first.
+    let app = TestApp::builder()
+        .setting("database.max_connections", "1")
+        .setting("things.require_if_match", "false")
+        .spawn()
+        .await;
+    let path = created_path(&app, "alice", "lamp").await;
+
+    let replaced = conditional(&app, Method::PUT, &path, None)
+        .header("idempotency-key", "k-put")
+        .json(&json!({ "name": "desk lamp" }))
+        .send()
+        .await
+        .expect("request failed");
+    let deleted = conditional(&app, Method::DELETE, &path, None)
+        .header("idempotency-key", "k-delete")
+        .send()
+        .await
+        .expect("request failed");
+
+    assert_eq!(replaced.status(), StatusCode::OK);
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+}

@@ -265,8 +265,13 @@ impl LegalApi {
         let kind = Kind::parse(&body.kind)?;
         let version = i64::from(body.version);
         let user = auth.0.subject.as_str();
-        let mut tx = outcome.begin(self.repository.pool()).await?;
-        if let Some(existing) = self.repository.acceptance(user, &kind, version).await? {
+        // Read before the transaction begins: a request holds one connection at a time.
+        if let Some(existing) = self
+            .repository
+            .acceptance(self.repository.pool(), user, &kind, version)
+            .await?
+        {
+            let tx = outcome.begin(self.repository.pool()).await?;
             return Ok(tx
                 .commit(AcceptResponse::AlreadyAccepted(Json(existing)))
                 .await?);
@@ -304,6 +309,7 @@ impl LegalApi {
             user_agent: agent.as_deref(),
             request_id: request_id.as_deref(),
         };
+        let mut tx = outcome.begin(self.repository.pool()).await?;
         if let Some(created) = self
             .repository
             .insert_acceptance(&mut tx, &acceptance)
@@ -312,7 +318,11 @@ impl LegalApi {
             return Ok(tx.commit(AcceptResponse::Created(Json(created))).await?);
         }
         // A concurrent acceptance of the same version won: its record is the one.
-        match self.repository.acceptance(user, &kind, version).await? {
+        match self
+            .repository
+            .acceptance(&mut *tx, user, &kind, version)
+            .await?
+        {
             Some(existing) => Ok(tx
                 .commit(AcceptResponse::AlreadyAccepted(Json(existing)))
                 .await?),

@@ -230,9 +230,11 @@ impl LegalRepository {
         row.as_ref().map(acceptance_from_row).transpose()
     }
 
-    /// The user's acceptance of one version, if any.
-    pub async fn acceptance(
+    /// The user's acceptance of one version, if any, read through `executor` (the pool, or the
+    /// transaction a request already holds).
+    pub async fn acceptance<'e>(
         &self,
+        executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
         user_id: &str,
         kind: &Kind,
         version: i64,
@@ -244,7 +246,7 @@ impl LegalRepository {
         .bind(user_id)
         .bind(kind.as_str())
         .bind(version)
-        .fetch_optional(self.database.pool())
+        .fetch_optional(executor)
         .await?;
         row.as_ref().map(acceptance_from_row).transpose()
     }

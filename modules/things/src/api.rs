@@ -7,8 +7,9 @@ use poem::Request;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
-// The writes run in the request's durable transaction, which `conditional_write` reaches from
-// a closure it may call more than once: the lock lends it to one call at a time.
+// The reads and writes run in the request's durable transaction (one connection each request
+// holds, never a second), which `conditional_write` reaches from closures it may call more than
+// once: the lock lends it to one call at a time.
 use tokio::sync::Mutex;
 
 use crate::ThingsSettings;
@@ -260,7 +261,10 @@ impl ThingsApi {
         let (tx_ref, fields) = (&tx, &fields);
         let updated = conditional_write(
             &preconditions,
-            || self.repository.version(owner, id),
+            || async move {
+                let mut tx = tx_ref.lock().await;
+                self.repository.version(&mut tx, owner, id).await
+            },
             |version| async move {
                 let mut tx = tx_ref.lock().await;
                 self.repository
@@ -300,7 +304,10 @@ impl ThingsApi {
         let (tx_ref, changes) = (&tx, &changes);
         let patched = conditional_write(
             &preconditions,
-            || self.repository.version(owner, id),
+            || async move {
+                let mut tx = tx_ref.lock().await;
+                self.repository.version(&mut tx, owner, id).await
+            },
             |version| async move {
                 let mut tx = tx_ref.lock().await;
                 self.repository
@@ -338,7 +345,10 @@ impl ThingsApi {
         let tx_ref = &tx;
         conditional_write(
             &preconditions,
-            || self.repository.version(owner, id),
+            || async move {
+                let mut tx = tx_ref.lock().await;
+                self.repository.version(&mut tx, owner, id).await
+            },
             |version| async move {
                 let mut tx = tx_ref.lock().await;
                 let deleted = self.repository.delete(&mut tx, owner, id, version).await?;

@@ -136,12 +136,17 @@ impl ThingRepository {
         Ok(Some(thing))
     }
 
-    /// The stored version of a thing; `None` when the owner has no such thing.
-    pub async fn version(&self, owner: &str, id: &str) -> AppResult<Option<i64>> {
+    /// The stored version of a thing, read in `tx`; `None` when the owner has no such thing.
+    pub async fn version(
+        &self,
+        tx: &mut AnyConnection,
+        owner: &str,
+        id: &str,
+    ) -> AppResult<Option<i64>> {
         let row = sqlx::query("SELECT version FROM things WHERE owner_id = $1 AND id = $2")
             .bind(owner)
             .bind(id)
-            .fetch_optional(self.database.pool())
+            .fetch_optional(&mut *tx)
             .await?;
         row.map(|row| row.try_get("version").map_err(AppError::from))
             .transpose()

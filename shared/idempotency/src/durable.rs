@@ -21,7 +21,7 @@
 //! requests and the fast replay copy.
 //!
 //! The handler cannot forget the record: a durable operation must return [`Recorded<R>`], which
-//! only [`OutcomeRecorder::commit`] or [`PreparedOutcome::record`] makes, inside a transaction
+//! only [`DurableTransaction::commit`] or [`PreparedOutcome::record`] makes, inside a transaction
 //! (`#[intents]` refuses to compile the operation otherwise). Records expire with
 //! `idempotency.retention`; [`DurableOutcomes::sweep`] deletes them (the host runs it
 //! periodically; the table is indexed for it).
@@ -71,7 +71,6 @@ pub struct CommittedOutcome {
 pub struct DurableOutcomes {
     pool: sqlx::AnyPool,
     reads: Arc<AtomicU64>,
-    records: Arc<AtomicU64>,
 }
 
 impl DurableOutcomes {
@@ -79,7 +78,6 @@ impl DurableOutcomes {
         Self {
             pool,
             reads: Arc::default(),
-            records: Arc::default(),
         }
     }
 
@@ -87,11 +85,6 @@ impl DurableOutcomes {
     /// outcome (nothing is read on a first execution's path).
     pub fn reads(&self) -> u64 {
         self.reads.load(Ordering::Relaxed)
-    }
-
-    /// How many replayable answers handlers recorded (in transactions that may have rolled back).
-    pub fn records(&self) -> u64 {
-        self.records.load(Ordering::Relaxed)
     }
 
     /// The unexpired outcome committed under `scope`, if any.
@@ -167,7 +160,6 @@ pub(crate) struct PendingOutcome {
     /// Bodies larger than this are not kept (`idempotency.max_response_bytes`).
     pub max_body: usize,
     pub state: Arc<PendingState>,
-    outcomes: DurableOutcomes,
 }
 
 /// What the handler did with its [`PendingOutcome`].
@@ -193,7 +185,6 @@ impl PendingState {
 
 impl PendingOutcome {
     pub fn new(
-        outcomes: &DurableOutcomes,
         scope: &ScopeKey,
         fingerprint: &Fingerprint,
         retention: Duration,
@@ -205,7 +196,6 @@ impl PendingOutcome {
             retention,
             max_body,
             state: Arc::default(),
-            outcomes: outcomes.clone(),
         }
     }
 
@@ -341,9 +331,6 @@ impl<R> PreparedOutcome<R> {
                 record(pending, stored, transaction).await?;
             }
             pending.state.recorded.store(true, Ordering::Release);
-            if replayable {
-                pending.outcomes.records.fetch_add(1, Ordering::Relaxed);
-            }
         }
         Ok(Recorded {
             response: self.response,

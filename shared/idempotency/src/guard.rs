@@ -122,11 +122,6 @@ impl Idempotency {
         self.durable.as_ref().map_or(0, DurableOutcomes::reads)
     }
 
-    /// Answers handlers recorded so far (see [`DurableOutcomes::records`]); 0 without them.
-    pub fn outcome_records(&self) -> u64 {
-        self.durable.as_ref().map_or(0, DurableOutcomes::records)
-    }
-
     pub fn settings(&self) -> &IdempotencySettings {
         &self.settings
     }
@@ -382,10 +377,7 @@ impl<E: Endpoint + 'static> Guard<E> {
                                 self.hand_outcome_to(&layer, &scope, &fingerprint, &mut req);
                             let answer =
                                 self.inner.call(req).await.map(IntoResponse::into_response);
-                            let failed = answer
-                                .as_ref()
-                                .is_ok_and(|response| !response.status().is_success())
-                                || answer.is_err();
+                            let failed = is_failure(&answer);
                             match superseded_answer(&layer, pending.as_ref(), None, failed).await {
                                 Some(committed) => Ok(committed),
                                 None => answer,
@@ -411,9 +403,8 @@ impl<E: Endpoint + 'static> Guard<E> {
         fingerprint: &Fingerprint,
         req: &mut Request,
     ) -> Option<PendingOutcome> {
-        let durable = layer.durable.as_ref().filter(|_| self.options.durable)?;
+        layer.durable.as_ref().filter(|_| self.options.durable)?;
         let pending = PendingOutcome::new(
-            durable,
             scope,
             fingerprint,
             layer.settings.retention,
@@ -551,8 +542,7 @@ async fn run_claimed<E: Endpoint>(
     let result = result.map(|answer| answer.map(IntoResponse::into_response));
     // A failure may be the trace of this key's earlier execution (its effect spent a link, took
     // a unique name): if that one committed an answer, the answer is what the client gets.
-    let failed = matches!(&result, Ok(Err(_)))
-        || matches!(&result, Ok(Ok(response)) if !response.status().is_success());
+    let failed = result.as_ref().is_ok_and(is_failure);
     if let Some(committed) =
         superseded_answer(layer, pending.as_ref(), Some((scope, &token)), failed).await
     {
@@ -584,6 +574,13 @@ async fn run_claimed<E: Endpoint>(
         }
     };
     Ok(store_or_release(layer, scope, &token, response).await)
+}
+
+/// Whether a handler's answer is a failure: an error, or a response other than a 2xx.
+fn is_failure(answer: &poem::Result<Response>) -> bool {
+    !answer
+        .as_ref()
+        .is_ok_and(|response| response.status().is_success())
 }
 
 /// When the handler of a durable operation met an outcome another execution of its key had

@@ -205,8 +205,7 @@ impl OAuthApi {
         id: Path<String>,
         outcome: OutcomeRecorder,
     ) -> Result<Recorded<UnlinkResponse>, UnlinkIdentityError> {
-        let mut tx = outcome.begin(self.service.pool()).await?;
-        self.service.unlink(&mut tx, &auth.0, &id.0).await?;
+        let tx = self.service.unlink(&outcome, &auth.0, &id.0).await?;
         Ok(tx.commit(UnlinkResponse::Removed).await?)
     }
 }

@@ -17,6 +17,7 @@ pub mod settings;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use idempotency::{DurableTransaction, OutcomeRecorder};
 use infra::database::now_ms;
 use kernel::{AppError, AppResult, Principal};
 
@@ -331,21 +332,23 @@ impl OAuthService {
     }
 
     /// Removes one of the caller's linked identities.
-    /// Where a durable operation's transaction begins (`idempotency::OutcomeRecorder::begin`).
-    pub fn pool(&self) -> &sqlx::AnyPool {
-        self.repository.pool()
-    }
-
-    /// Removes one of the caller's linked identities, in `tx`.
+    /// Removes one of the caller's linked identities in the durable transaction it begins for
+    /// `outcome` (after reading the account, so that the request holds one connection at a
+    /// time); the transaction, for the caller to commit its answer in.
     pub async fn unlink(
         &self,
-        tx: &mut sqlx::AnyConnection,
+        outcome: &OutcomeRecorder,
         principal: &Principal,
         identity_id: &str,
-    ) -> AppResult<()> {
+    ) -> AppResult<DurableTransaction> {
         let user = self.identity.authenticate(principal).await?;
-        match self.repository.unlink(tx, &user.id, identity_id).await? {
-            Unlinked::Done => Ok(()),
+        let mut tx = outcome.begin(self.repository.pool()).await?;
+        match self
+            .repository
+            .unlink(&mut tx, &user.id, identity_id)
+            .await?
+        {
+            Unlinked::Done => Ok(tx),
             Unlinked::NoSuchIdentity => Err(AppError::NotFound(
                 "The caller has no linked identity with this id.".into(),
             )),
