@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let tests: [(&str, Test); 11] = [
+    let tests: [(&str, Test); 13] = [
         (
             "a_durable_operation_replays_after_a_crash_after_its_commit",
             || Box::pin(a_durable_operation_replays_after_a_crash_after_its_commit()),
@@ -95,6 +95,14 @@ fn main() -> ExitCode {
         (
             "a_notification_sent_just_before_a_crash_is_sent_once",
             || Box::pin(a_notification_sent_just_before_a_crash_is_sent_once()),
+        ),
+        (
+            "a_notification_deleted_just_before_a_crash_answers_its_first_204",
+            || Box::pin(a_notification_deleted_just_before_a_crash_answers_its_first_204()),
+        ),
+        (
+            "an_identity_unlinked_just_before_a_crash_answers_its_first_204",
+            || Box::pin(an_identity_unlinked_just_before_a_crash_answers_its_first_204()),
         ),
         (
             "a_password_reset_just_before_a_crash_answers_its_first_204",
@@ -616,5 +624,97 @@ async fn a_notification_sent_just_before_a_crash_is_sent_once() {
             .await,
         1,
         "bob is notified once"
+    );
+}
+
+async fn a_notification_deleted_just_before_a_crash_answers_its_first_204() {
+    let survivor = Survivor::start().await;
+    let bob = survivor.bob().await;
+    let sent: Value = survivor
+        .app
+        .request(reqwest::Method::POST, "/api/v1/notifications")
+        .bearer_auth(survivor.app.admin_token_for("sender"))
+        .header("idempotency-key", "the-send")
+        .json(&json!({ "recipientId": bob, "title": "Hello", "body": "Soon gone.", "channels": ["inApp"] }))
+        .send()
+        .await
+        .expect("sending")
+        .json()
+        .await
+        .expect("a notification");
+    let id = sent["id"].as_str().expect("an id").to_owned();
+    let delete = KeyedRequest {
+        method: reqwest::Method::DELETE,
+        path: format!("/api/v1/notifications/{id}"),
+        body: None,
+        headers: vec![("authorization", bearer(survivor.app.token_for(&bob)))],
+    };
+
+    let retry = survivor.crash_then_retry(&delete).await;
+
+    // Without the committed answer the retry would find nothing and answer 404.
+    assert_eq!(retry.status(), StatusCode::NO_CONTENT);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    assert_eq!(survivor.rows("notifications", "id = $1", &id).await, 0);
+}
+
+impl Survivor {
+    /// Links a provider account to `user`, as a first sign-in with the provider would: the
+    /// linked identity's id.
+    async fn linked_identity(&self, user: &str) -> String {
+        let id = format!("crash-identity-{}", testing::unique_suffix());
+        sqlx::query(
+            "INSERT INTO identity_linked_identities
+             (id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms)
+             VALUES ($1, $2, 'example', 'provider-subject', NULL, 0, 0)",
+        )
+        .bind(&id)
+        .bind(user)
+        .execute(self.fixture.pool())
+        .await
+        .expect("linking an identity");
+        id
+    }
+
+    /// Signs bob in: his access token.
+    async fn bob_signed_in(&self) -> String {
+        let signed_in: Value = self
+            .app
+            .request(reqwest::Method::POST, "/api/v1/auth/login")
+            .json(&json!({ "email": "bob@example.com", "password": "correct horse battery" }))
+            .send()
+            .await
+            .expect("signing in")
+            .json()
+            .await
+            .expect("tokens");
+        signed_in["accessToken"]
+            .as_str()
+            .expect("an access token")
+            .to_owned()
+    }
+}
+
+async fn an_identity_unlinked_just_before_a_crash_answers_its_first_204() {
+    let survivor = Survivor::start().await;
+    let bob = survivor.bob().await;
+    let identity = survivor.linked_identity(&bob).await;
+    let unlink = KeyedRequest {
+        method: reqwest::Method::DELETE,
+        path: format!("/api/v1/auth/identities/{identity}"),
+        body: None,
+        headers: vec![("authorization", bearer(survivor.bob_signed_in().await))],
+    };
+
+    let retry = survivor.crash_then_retry(&unlink).await;
+
+    // Without the committed answer the retry would find no such identity and answer 404.
+    assert_eq!(retry.status(), StatusCode::NO_CONTENT);
+    assert!(is_replay(&retry), "the committed answer is replayed");
+    assert_eq!(
+        survivor
+            .rows("identity_linked_identities", "id = $1", &identity)
+            .await,
+        0
     );
 }
