@@ -6,7 +6,7 @@
 //! builds only. The client's retry goes to a second instance sharing the database and Redis.
 //!
 //! - For a durable operation (every `#[idempotent]` one whose effect is in the database: the
-//!   fixture's, and the worked example's create, replace and delete), the retry is answered
+//!   fixture's, and each module's: `things.rs` holds the worked example's), the retry is answered
 //!   with the response the first instance committed with its effect: the effect happened once.
 //! - For an operation whose effect is outside the database, the same crash makes the retry
 //!   execute again: the effect happens twice. That is the window durable operations close,
@@ -25,6 +25,9 @@ use e2e::{RedisChoice, TestApp, TestAppBuilder, is_replay};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use testing::database::TestDatabase;
+
+// A file of crash tests per entity module (`cargo xtask new-module` adds one).
+mod things;
 
 /// Set in the child: the database URL and the Redis key prefix it serves with, tab-separated.
 const CHILD: &str = "CRASH_TEST_CHILD";
@@ -59,7 +62,7 @@ fn main() -> ExitCode {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let tests: [(&str, Test); 13] = [
+    let own: [(&str, Test); 9] = [
         (
             "a_durable_operation_replays_after_a_crash_after_its_commit",
             || Box::pin(a_durable_operation_replays_after_a_crash_after_its_commit()),
@@ -67,22 +70,6 @@ fn main() -> ExitCode {
         (
             "an_operation_outside_the_database_executes_again_after_the_same_crash",
             || Box::pin(an_operation_outside_the_database_executes_again_after_the_same_crash()),
-        ),
-        (
-            "a_thing_created_just_before_a_crash_is_created_once",
-            || Box::pin(a_thing_created_just_before_a_crash_is_created_once()),
-        ),
-        (
-            "a_thing_replaced_just_before_a_crash_is_replaced_once",
-            || Box::pin(a_thing_replaced_just_before_a_crash_is_replaced_once()),
-        ),
-        (
-            "a_thing_patched_just_before_a_crash_is_patched_once",
-            || Box::pin(a_thing_patched_just_before_a_crash_is_patched_once()),
-        ),
-        (
-            "a_thing_deleted_just_before_a_crash_answers_its_first_204",
-            || Box::pin(a_thing_deleted_just_before_a_crash_answers_its_first_204()),
         ),
         (
             "a_legal_version_published_just_before_a_crash_is_published_once",
@@ -113,6 +100,7 @@ fn main() -> ExitCode {
             || Box::pin(an_address_confirmed_just_before_a_crash_answers_its_first_204()),
         ),
     ];
+    let tests: Vec<(&str, Test)> = [&own[..], things::TESTS].concat();
     let started = Instant::now();
     let (mut passed, mut failed, mut filtered) = (0, 0, 0);
     println!("\nrunning {} tests", tests.len());
@@ -345,125 +333,6 @@ async fn an_operation_outside_the_database_executes_again_after_the_same_crash()
         2,
         "the effect happened twice: the window durable operations close"
     );
-}
-
-const THINGS: &str = "/api/v1/things";
-
-async fn a_thing_created_just_before_a_crash_is_created_once() {
-    let survivor = Survivor::start().await;
-    let create = KeyedRequest::post(THINGS, json!({ "name": "crashed lamp" })).header(
-        "authorization",
-        format!("Bearer {}", survivor.app.token_for("alice")),
-    );
-
-    let retry = survivor.crash_then_retry(&create).await;
-
-    assert_eq!(retry.status(), StatusCode::CREATED);
-    assert!(is_replay(&retry), "the committed answer is replayed");
-    assert_eq!(
-        survivor.rows("things", "name = $1", "crashed lamp").await,
-        1,
-        "created once"
-    );
-}
-
-/// Alice's thing named `name`, created without a key: its path.
-async fn thing_of_alice(survivor: &Survivor, name: &str) -> String {
-    let created: Value = survivor
-        .app
-        .send_json_as(
-            "alice",
-            reqwest::Method::POST,
-            THINGS,
-            &json!({ "name": name }),
-        )
-        .await
-        .json()
-        .await
-        .expect("a created thing");
-    format!("{THINGS}/{}", created["id"].as_str().expect("an id"))
-}
-
-async fn a_thing_replaced_just_before_a_crash_is_replaced_once() {
-    let survivor = Survivor::start().await;
-    let path = thing_of_alice(&survivor, "before").await;
-    let replace = KeyedRequest {
-        method: reqwest::Method::PUT,
-        path: path.clone(),
-        body: Some(json!({ "name": "after" })),
-        headers: vec![
-            (
-                "authorization",
-                format!("Bearer {}", survivor.app.token_for("alice")),
-            ),
-            ("if-match", "\"v1\"".to_owned()),
-        ],
-    };
-
-    let retry = survivor.crash_then_retry(&replace).await;
-
-    // Without the committed answer the retry would meet version 2 and answer 412.
-    assert_eq!(retry.status(), StatusCode::OK);
-    assert!(is_replay(&retry), "the committed answer is replayed");
-    let id = path.rsplit('/').next().unwrap();
-    assert_eq!(
-        survivor.rows("things", "id = $1 AND version = 2", id).await,
-        1,
-        "replaced once"
-    );
-}
-
-async fn a_thing_patched_just_before_a_crash_is_patched_once() {
-    let survivor = Survivor::start().await;
-    let path = thing_of_alice(&survivor, "before").await;
-    // The body's type is set first: `json` keeps a Content-Type that is already there.
-    let patch = KeyedRequest {
-        method: reqwest::Method::PATCH,
-        path: path.clone(),
-        body: Some(json!({ "description": "patched" })),
-        headers: vec![
-            ("authorization", bearer(survivor.app.token_for("alice"))),
-            ("if-match", "\"v1\"".to_owned()),
-            ("content-type", "application/merge-patch+json".to_owned()),
-        ],
-    };
-
-    let retry = survivor.crash_then_retry(&patch).await;
-
-    // Without the committed answer the retry would meet version 2 and answer 412.
-    assert_eq!(retry.status(), StatusCode::OK);
-    assert!(is_replay(&retry), "the committed answer is replayed");
-    let id = path.rsplit('/').next().unwrap();
-    assert_eq!(
-        survivor.rows("things", "id = $1 AND version = 2", id).await,
-        1,
-        "patched once"
-    );
-}
-
-async fn a_thing_deleted_just_before_a_crash_answers_its_first_204() {
-    let survivor = Survivor::start().await;
-    let path = thing_of_alice(&survivor, "doomed").await;
-    let delete = KeyedRequest {
-        method: reqwest::Method::DELETE,
-        path: path.clone(),
-        body: None,
-        headers: vec![
-            (
-                "authorization",
-                format!("Bearer {}", survivor.app.token_for("alice")),
-            ),
-            ("if-match", "\"v1\"".to_owned()),
-        ],
-    };
-
-    let retry = survivor.crash_then_retry(&delete).await;
-
-    // Without the committed answer the retry would find nothing at version 1 and answer 412.
-    assert_eq!(retry.status(), StatusCode::NO_CONTENT);
-    assert!(is_replay(&retry), "the committed answer is replayed");
-    let id = path.rsplit('/').next().unwrap();
-    assert_eq!(survivor.rows("things", "id = $1", id).await, 0);
 }
 
 const TERMS_VERSIONS: &str = "/api/v1/legal/documents/terms/versions";

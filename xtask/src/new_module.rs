@@ -94,10 +94,15 @@ impl ModuleName {
         while let Some(c) = rest.chars().next() {
             let at_word_start = !previous.is_some_and(|p| p.is_ascii_alphabetic());
             let before_entity = at_word_start
-                && (rest.starts_with("a ") || rest.starts_with("A "))
+                && (rest.starts_with("a ") || rest.starts_with("A ") || rest.starts_with("a_"))
                 && (rest[2..].starts_with("thing") || rest[2..].starts_with("Thing"));
             let (replacement, length) = if before_entity && self.takes_an() {
-                (Some(if c == 'a' { "an " } else { "An " }), 2)
+                let article = match &rest[..2] {
+                    "a_" => "an_",
+                    "A " => "An ",
+                    _ => "an ",
+                };
+                (Some(article), 2)
             } else if rest.starts_with("Things") {
                 (Some(self.plural_pascal.as_str()), 6)
             } else if rest.starts_with("Thing") {
@@ -148,15 +153,30 @@ pub fn new_module(root: &Path, module: &ModuleName, fields: &[Field]) -> anyhow:
         write_new(path, text)?;
     }
     write_new(&test_file, &test_text)?;
+    let crash_tests = root.join("tests/crash");
+    let crash_file = crash_tests.join(format!("{}.rs", module.name));
+    write_new(
+        &crash_file,
+        &module.rename(&read(&crash_tests.join("things.rs"))?),
+    )?;
     let mut rust_files: Vec<PathBuf> = files
         .iter()
         .map(|(path, _)| path.clone())
         .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
         .collect();
     rust_files.push(test_file);
+    rust_files.push(crash_file);
     format(root, &rust_files);
     edit(&tests.join("main.rs"), |text| {
         insert_mod(text, &module.name)
+    })?;
+    edit(&crash_tests.join("main.rs"), |text| {
+        let with_mod = insert_mod(text, &module.name)?;
+        insert_before_first(
+            &with_mod,
+            "].concat()",
+            &format!(", {}::TESTS", module.name),
+        )
     })?;
     edit(&root.join("app/Cargo.toml"), |text| {
         insert_after_line(
@@ -1299,15 +1319,15 @@ mod tests {
         let orders = ModuleName::new("orders", "Order").unwrap();
         let widgets = ModuleName::new("widgets", "Widget").unwrap();
 
-        let text = "A thing is a thing, like a Thing, unlike a theme.";
+        let text = "A thing is a thing, like a Thing, unlike a theme: a_thing_test.";
 
         assert_eq!(
             orders.rename(text),
-            "An order is an order, like an Order, unlike a theme."
+            "An order is an order, like an Order, unlike a theme: an_order_test."
         );
         assert_eq!(
             widgets.rename(text),
-            "A widget is a widget, like a Widget, unlike a theme."
+            "A widget is a widget, like a Widget, unlike a theme: a_widget_test."
         );
     }
 

@@ -111,7 +111,7 @@ impl Step {
             Step::Contract => "the contract fuzzer (schemathesis) on SQLite, then PostgreSQL",
             Step::Adopt => {
                 "a copy renamed by `cargo xtask rename` and given a module by \
-                 `cargo xtask new-module` lints and passes"
+                 `cargo xtask new-module` lints and passes, the new module's crash tests included"
             }
         }
     }
@@ -562,6 +562,9 @@ fn adopt(root: &Path) -> anyhow::Result<()> {
         in_copy(&["test", "-p", "e2e", "--test", "e2e"])
             .env("TEST_REQUIRE_ALL", "1")
             .env_remove("TEST_DATABASE_URL"),
+    )?;
+    run_command(
+        in_copy(&["test", "-p", "e2e", "--test", "crash", "order"]).env_remove("TEST_DATABASE_URL"),
     )?;
     run_command(
         in_copy(&["test", "-p", "e2e", "--test", "e2e", "orders::"])
