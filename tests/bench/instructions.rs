@@ -13,20 +13,23 @@
 //! with a counter, `Location` and `ETag`), the reference nothing can beat; the same handler
 //! plus one Redis `GET` through a `ConnectionManager`, what a round trip costs the client; the
 //! fixture operation served by poem-openapi alone; then the whole service, unwrapped and
-//! wrapped, without a key, first executions and replays with both stores.
+//! wrapped, without a key, first executions and replays with both stores; last, a first
+//! execution that writes a row on SQLite, store-only against durable (ADR 0012), and the
+//! durable one's replay.
 
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context as _, bail, ensure};
-use e2e::fixtures::{Executions, IdempotencyFixtureApi};
+use e2e::fixtures::{EffectsFixtureApi, Executions, IdempotencyFixtureApi};
 use e2e::{RedisChoice, TestApp};
 use poem::http::{Method, StatusCode, header};
 use poem::web::{Data, Json};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, handler, post};
 use poem_openapi::OpenApiService;
 use serde_json::{Value, json};
+use testing::database::TestDatabase;
 
 use crate::{BODY, COUNTED_PATH, PLAIN_PATH, quiet_app};
 
@@ -45,10 +48,13 @@ pub enum Subject {
     ReplayInProcess,
     FirstExecutionRedis,
     ReplayRedis,
+    StoreOnlySqlite,
+    DurableSqlite,
+    DurableReplaySqlite,
 }
 
 impl Subject {
-    pub const ALL: [Subject; 9] = [
+    pub const ALL: [Subject; 12] = [
         Subject::BarePoem,
         Subject::BarePoemWithRedisGet,
         Subject::PoemOpenApiOnly,
@@ -58,6 +64,9 @@ impl Subject {
         Subject::ReplayInProcess,
         Subject::FirstExecutionRedis,
         Subject::ReplayRedis,
+        Subject::StoreOnlySqlite,
+        Subject::DurableSqlite,
+        Subject::DurableReplaySqlite,
     ];
 
     pub fn name(self) -> &'static str {
@@ -71,6 +80,9 @@ impl Subject {
             Subject::ReplayInProcess => "replay-in-process",
             Subject::FirstExecutionRedis => "first-redis",
             Subject::ReplayRedis => "replay-redis",
+            Subject::StoreOnlySqlite => "store-only-sqlite",
+            Subject::DurableSqlite => "durable-sqlite",
+            Subject::DurableReplaySqlite => "durable-replay-sqlite",
         }
     }
 
@@ -85,6 +97,9 @@ impl Subject {
             Subject::ReplayInProcess => "(d) replay, in-process store",
             Subject::FirstExecutionRedis => "(c) first execution, Redis",
             Subject::ReplayRedis => "(d) replay, Redis",
+            Subject::StoreOnlySqlite => "(e) first execution writing a row, store only, SQLite",
+            Subject::DurableSqlite => "(f) the same, durable (outcome in the transaction), SQLite",
+            Subject::DurableReplaySqlite => "(g) replay of the durable one, SQLite",
         }
     }
 
@@ -229,6 +244,9 @@ async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Re
             let endpoint = Route::new().nest("/api/v1", api);
             drive(&endpoint, PLAIN_PATH, requests, Keys::None).await
         }
+        Subject::StoreOnlySqlite => drive_effects(EFFECTS_PLAIN, requests, Keys::Fresh).await,
+        Subject::DurableSqlite => drive_effects(EFFECTS_DURABLE, requests, Keys::Fresh).await,
+        Subject::DurableReplaySqlite => drive_effects(EFFECTS_DURABLE, requests, Keys::Same).await,
         service => {
             let builder = if service.needs_redis() {
                 TestApp::builder().redis(RedisChoice::Url(redis_url))
@@ -247,13 +265,25 @@ async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Re
                 }
                 _ => (COUNTED_PATH, Keys::Same),
             };
-            if keys == Keys::Same {
-                // The first request executes; every measured one replays it.
-                send(endpoint, path, Some("bench-replay")).await?;
-            }
             drive(endpoint, path, requests, keys).await
         }
     }
+}
+
+/// The effects fixture's operations: both insert a row in one transaction (SQLite, the
+/// service's default database, with the in-process store); the durable one also writes its
+/// answer in that transaction.
+const EFFECTS_PLAIN: &str = "/api/v1/fixtures/effects/plain";
+const EFFECTS_DURABLE: &str = "/api/v1/fixtures/effects/transactional";
+const EFFECTS_BODY: &str = r#"{"label":"bench"}"#;
+
+async fn drive_effects(path: &'static str, requests: u64, keys: Keys) -> anyhow::Result<()> {
+    let database = TestDatabase::create().await;
+    let fixture = EffectsFixtureApi::connect(database.url()).await;
+    let (application, _database) = quiet_app(TestApp::builder().database(database))
+        .build_with(fixture)
+        .await;
+    drive(application.endpoint(), path, requests, keys).await
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,6 +299,10 @@ async fn drive<E: Endpoint>(
     requests: u64,
     keys: Keys,
 ) -> anyhow::Result<()> {
+    if keys == Keys::Same {
+        // The first request executes; every measured one replays it.
+        send(endpoint, path, Some("bench-replay")).await?;
+    }
     for n in 0..requests {
         let key = match keys {
             Keys::None => None,
@@ -293,7 +327,11 @@ async fn send<E: Endpoint>(
     if let Some(key) = key {
         request = request.header("Idempotency-Key", key);
     }
-    let response = endpoint.get_response(request.body(BODY)).await;
+    let body = match path {
+        EFFECTS_PLAIN | EFFECTS_DURABLE => EFFECTS_BODY,
+        _ => BODY,
+    };
+    let response = endpoint.get_response(request.body(body)).await;
     let status = response.status();
     let body = response.into_body().into_bytes().await?;
     ensure!(
