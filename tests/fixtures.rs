@@ -20,7 +20,7 @@ kernel::operation_error! {
 /// Operations under `/api/v1/fixtures`.
 pub struct FixtureApi;
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/fixtures")]
 impl FixtureApi {
     /// Panics.
@@ -147,7 +147,7 @@ impl IdempotencyFixtureApi {
     }
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/fixtures/idem")]
 impl IdempotencyFixtureApi {
     /// Sleeps `sleepMs`, counts, answers 201 with `Location` and `ETag`.
@@ -391,7 +391,7 @@ impl EffectsFixtureApi {
     }
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/fixtures/effects")]
 impl EffectsFixtureApi {
     /// Takes effect and commits its answer with it.
@@ -403,9 +403,9 @@ impl EffectsFixtureApi {
     )]
     async fn transactional(
         &self,
-        outcome: idempotency::OutcomeRecorder,
+        outcome: poem_idempotency::OutcomeRecorder,
         body: Json<EffectInput>,
-    ) -> Result<idempotency::Recorded<EffectResponse>, FixtureError> {
+    ) -> Result<poem_idempotency::Recorded<EffectResponse>, FixtureError> {
         let mut transaction = outcome.begin(&self.pool).await?;
         let effect = Self::take_effect(&mut transaction, body.0.label).await?;
         Ok(transaction

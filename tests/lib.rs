@@ -93,7 +93,7 @@ impl TestAppBuilder {
     /// Builds the service without starting it, for a test that serves it itself (for example
     /// with `run_until_stopped`, which waits for a real SIGTERM). Keep the database alive as
     /// long as the service.
-    pub async fn build_with<X: OpenApi + idempotency::intent::DeclaredIntents + 'static>(
+    pub async fn build_with<X: OpenApi + poem_idempotency::intent::DeclaredIntents + 'static>(
         self,
         extra: X,
     ) -> (app::Application, TestDatabase) {
@@ -156,7 +156,7 @@ impl TestAppBuilder {
     }
 
     /// Starts the service with an extra, test-only API mounted beside the modules.
-    pub async fn spawn_with<X: OpenApi + idempotency::intent::DeclaredIntents + 'static>(
+    pub async fn spawn_with<X: OpenApi + poem_idempotency::intent::DeclaredIntents + 'static>(
         self,
         extra: X,
     ) -> TestApp {
@@ -193,7 +193,7 @@ pub struct TestApp {
     pub http: reqwest::Client,
     pub settings: Settings,
     /// The idempotency layer's state: counters and store.
-    pub idempotency: std::sync::Arc<idempotency::Idempotency>,
+    pub idempotency: std::sync::Arc<poem_idempotency::Idempotency>,
     /// This test's Redis key prefix.
     pub namespace: String,
     pub database: TestDatabase,

@@ -7,12 +7,12 @@
 
 use std::sync::Arc;
 
-use idempotency::intent::OnStoreFailure;
-use idempotency::openapi::{Declaration, UNSAFE_METHODS};
 use kernel::operation_error::document_problem;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Redirect};
 use poem::{IntoResponse, Request, Response, handler};
+use poem_idempotency::intent::OnStoreFailure;
+use poem_idempotency::openapi::{Declaration, UNSAFE_METHODS};
 use serde_json::{Value, json};
 
 /// Title and version shown in the document.

@@ -11,8 +11,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use idempotency::intent::DeclaredIntents;
-use idempotency::{DurableOutcomes, Idempotency, IdempotencySettings};
 use infra::http::{
     AllowedMethods, AnswerAllow, Authenticate, BodyLimit, ResolveClient, observe, panic_as_problem,
     refuse_nul_in_url,
@@ -28,17 +26,19 @@ use kernel::{AccessTokenKeys, Authenticator};
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::middleware::{CatchPanic, Cors, SetHeader};
 use poem::{EndpointExt, Route, Server, get};
+use poem_idempotency::intent::DeclaredIntents;
+use poem_idempotency::{DurableOutcomes, Idempotency, IdempotencySettings};
 use poem_openapi::{OpenApi, OpenApiService};
 
 use crate::docs::{self, OpenApiDocument};
 use crate::health::HealthApi;
 use crate::modules;
 
-/// The idempotency layer's own table (see `idempotency::durable`).
+/// The idempotency layer's own table (see `poem_idempotency::durable`).
 const DURABLE_OUTCOMES_MIGRATIONS: &[Migration] = &[Migration {
     version: 1,
     name: "outcomes committed by transactional operations",
-    sql: idempotency::durable::MIGRATION,
+    sql: poem_idempotency::durable::MIGRATION,
 }];
 
 /// How often expired committed outcomes are deleted.
@@ -155,12 +155,13 @@ impl Application {
         let idempotency = Arc::new(
             match &redis {
                 Some(redis) => Idempotency::with_redis(
-                    redis.connection(),
+                    infra::idempotency::store_connection(redis.connection()),
                     &settings.redis.key_prefix,
                     idempotency_settings,
                 ),
                 None => Idempotency::in_process(idempotency_settings),
             }
+            .with_host(infra::idempotency::ServiceHost)
             .with_durable_outcomes(durable),
         );
         let context = ModuleContext {
@@ -192,7 +193,7 @@ impl Application {
                 .context("the generated OpenAPI document is not JSON")?,
         );
         modules::document_legal_enforcement(&mut document);
-        idempotency::openapi::document_intents(
+        poem_idempotency::openapi::document_intents(
             &mut document,
             &<(modules::ModuleApis, X)>::declared_intents(),
             idempotency.settings(),

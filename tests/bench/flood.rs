@@ -17,7 +17,7 @@ use std::time::Duration;
 use anyhow::{Context as _, bail, ensure};
 use e2e::TestApp;
 use e2e::fixtures::{Executions, IdempotencyFixtureApi};
-use idempotency::store::{MemoryStore, Store};
+use poem_idempotency::store::{MemoryStore, Store};
 
 use crate::wrk::{Load, WrkResult};
 use crate::{BODY, COUNTED_PATH, quiet_app};

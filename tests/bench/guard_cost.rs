@@ -13,10 +13,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use idempotency::{GuardOptions, Idempotency, IdempotencySettings};
 use poem::http::Method;
 use poem::web::Json;
 use poem::{Endpoint, IntoResponse, Request, Response};
+use poem_idempotency::{GuardOptions, Idempotency, IdempotencySettings};
 use serde_json::{Value, json};
 
 use crate::{BODY, COUNTED_PATH};
@@ -52,7 +52,7 @@ const BLOCKS: u32 = 25;
 pub async fn measure() -> anyhow::Result<GuardCost> {
     let layer = Arc::new(Idempotency::in_process(IdempotencySettings::default()));
     let bare = Echo;
-    let wrapped = idempotency::guard(Echo, GuardOptions::default());
+    let wrapped = poem_idempotency::guard(Echo, GuardOptions::default());
     let request = || {
         let mut req = Request::builder()
             .method(Method::POST)

@@ -86,8 +86,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, bail, ensure};
 use e2e::fixtures::{Executions, IdempotencyFixtureApi};
 use e2e::{RedisChoice, TestApp, TestAppBuilder};
-use idempotency::MetricsSnapshot;
 use infra::settings::Environment;
+use poem_idempotency::MetricsSnapshot;
 use testing::redis::RedisServer;
 
 use crate::redis_stats::{Probe, RedisDelta, RedisProbe};
@@ -716,7 +716,7 @@ async fn prime(app: &TestApp, key: &str, bearer: bool) -> anyhow::Result<()> {
         let mut request = app
             .request(reqwest::Method::POST, COUNTED_PATH)
             .header("Content-Type", "application/json")
-            .header(idempotency::IDEMPOTENCY_KEY, key)
+            .header(poem_idempotency::IDEMPOTENCY_KEY, key)
             .body(BODY);
         if bearer {
             // The replay is scoped to the caller: prime it as the caller wrk will be.

@@ -159,7 +159,7 @@ async fn prime(app: &TestApp, operation: Operation, key: &str) -> anyhow::Result
         let response = app
             .request(reqwest::Method::POST, operation.path)
             .header("Content-Type", "application/json")
-            .header(idempotency::IDEMPOTENCY_KEY, key)
+            .header(poem_idempotency::IDEMPOTENCY_KEY, key)
             .body(BODY)
             .send()
             .await?;

@@ -33,7 +33,7 @@ mod things;
 const CHILD: &str = "CRASH_TEST_CHILD";
 /// What the child prints once it listens, followed by its base URL.
 const LISTENING: &str = "crash-child-listening ";
-/// The abort, once the handler returned (see `idempotency::guard`).
+/// The abort, once the handler returned (see `poem_idempotency::guard`).
 const FAILPOINTS: &str = "idempotency-after-handler=return";
 
 const DURABLE: &str = "/api/v1/fixtures/effects/transactional";

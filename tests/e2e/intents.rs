@@ -4,8 +4,8 @@
 
 use e2e::TestApp;
 use e2e::fixtures::{Executions, FixtureApi, IdempotencyFixtureApi};
-use idempotency::idempotent;
-use idempotency::intent::{DeclaredIntents, Intent, OperationIntent};
+use poem_idempotency::idempotent;
+use poem_idempotency::intent::{DeclaredIntents, Intent, OperationIntent};
 use poem_openapi::OpenApi;
 use poem_openapi::payload::PlainText;
 use testing::gate::{assert_idempotency_intents, check_idempotency_intents};
@@ -190,8 +190,8 @@ async fn a_guard_without_the_declaration_fails_the_gate_by_name() {
 /// database, as the plain `idempotent` transform guards them.
 const OUTSIDE_DATABASE: Intent = Intent::Idempotent {
     key_required: false,
-    on_store_failure: idempotency::intent::OnStoreFailure::Execute,
-    effect: idempotency::intent::Effect::OutsideDatabase("answers a constant"),
+    on_store_failure: poem_idempotency::intent::OnStoreFailure::Execute,
+    effect: poem_idempotency::intent::Effect::OutsideDatabase("answers a constant"),
 };
 
 /// Secured (it takes `BearerAuth`) and guarded by hand with the plain `idempotent` transform,
@@ -242,12 +242,14 @@ async fn a_secured_operation_scoped_anonymously_fails_the_gate_by_name() {
 
 /// A shared building block that exports its declarations, for the APIs serving it to inherit.
 mod shared_base {
-    use idempotency::intent::Intent;
+    use poem_idempotency::intent::Intent;
 
     pub const CREATE: Intent = Intent::Idempotent {
         key_required: false,
-        on_store_failure: idempotency::intent::OnStoreFailure::Execute,
-        effect: idempotency::intent::Effect::OutsideDatabase("counts its executions in memory"),
+        on_store_failure: poem_idempotency::intent::OnStoreFailure::Execute,
+        effect: poem_idempotency::intent::Effect::OutsideDatabase(
+            "counts its executions in memory",
+        ),
     };
     pub const AUDIT: Intent = Intent::NonIdempotent {
         justification: "each call is an audit event of its own",
@@ -259,7 +261,7 @@ struct InheritingApi {
     executions: Executions,
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/inherit")]
 impl InheritingApi {
     #[inherit_intent(shared_base::CREATE)]

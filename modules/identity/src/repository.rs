@@ -1,7 +1,7 @@
 //! SQL for accounts, sessions and tokens. Times are Unix milliseconds; ids are UUIDv7 strings.
 
-use idempotency::{PreparedOutcome, Recorded};
 use infra::Database;
+use poem_idempotency::{PreparedOutcome, Recorded};
 
 use crate::domain::ADMIN_ROLE;
 use kernel::{AppError, AppResult, PageRequest};
@@ -856,7 +856,7 @@ mod tests {
         new_hash: &str,
         at_ms: i64,
     ) -> Option<Vec<String>> {
-        let answer = idempotency::OutcomeRecorder::default()
+        let answer = poem_idempotency::OutcomeRecorder::default()
             .prepare(())
             .await
             .unwrap();
@@ -869,7 +869,7 @@ mod tests {
 
     /// Confirms with token `token` outside any keyed request; the account, or `None`.
     async fn confirm(repository: &IdentityRepository, token: &str, at_ms: i64) -> Option<String> {
-        let answer = idempotency::OutcomeRecorder::default()
+        let answer = poem_idempotency::OutcomeRecorder::default()
             .prepare(())
             .await
             .unwrap();

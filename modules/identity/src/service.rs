@@ -3,13 +3,13 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use idempotency::{PreparedOutcome, Recorded};
 use infra::database::now_ms;
 use infra::mail::Mailer;
 use infra::revocation::Revocations;
 use kernel::{
     AccessTokenClaims, AccessTokenKeys, AppError, AppResult, PageRequest, Principal, RequestContext,
 };
+use poem_idempotency::{PreparedOutcome, Recorded};
 
 use crate::domain::{
     ADMIN_ROLE, DisplayName, Email, HashingSlots, OpaqueToken, Password, PasswordHasher,
@@ -327,7 +327,7 @@ impl IdentityService {
     }
 
     /// Sets a new password with a reset token and ends every session of the account. `answer`
-    /// is the operation's response, committed with the reset (see `idempotency::durable`).
+    /// is the operation's response, committed with the reset (see `poem_idempotency::durable`).
     pub async fn reset_password<R>(
         &self,
         token: &str,

@@ -4,11 +4,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crud::created_location;
-use idempotency::{OutcomeRecorder, Recorded};
 use infra::database::{now_ms, timestamp};
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext, client_address};
 use poem::Request;
 use poem::http::header::USER_AGENT;
+use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
@@ -137,7 +137,7 @@ fn user_agent(req: &Request) -> Option<String> {
     Some(text.chars().take(USER_AGENT_MAX_CHARS).collect())
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/legal", tag = "ApiTags::Legal")]
 impl LegalApi {
     /// List the current legal documents

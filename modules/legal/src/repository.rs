@@ -6,10 +6,10 @@
 //! changes or deletes one), and their unique constraint keeps one record per (user, kind,
 //! version) however many requests race.
 
-use idempotency::{OutcomeRecorder, Recorded};
 use infra::Database;
 use kernel::AppResult;
 use poem::IntoResponse;
+use poem_idempotency::{OutcomeRecorder, Recorded};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
 
@@ -51,13 +51,13 @@ impl LegalRepository {
         Self { database }
     }
 
-    /// Where a durable operation's transaction begins (`idempotency::OutcomeRecorder::begin`).
+    /// Where a durable operation's transaction begins (`poem_idempotency::OutcomeRecorder::begin`).
     pub fn pool(&self) -> &AnyPool {
         self.database.pool()
     }
 
     /// Publishes a new version of `publication.kind`, numbered after the latest one, and
-    /// records the answer `respond` makes of it (see `idempotency::durable`), in one
+    /// records the answer `respond` makes of it (see `poem_idempotency::durable`), in one
     /// transaction. The first statement takes the kind's row, so concurrent publishes of one
     /// kind run one after the other.
     pub async fn publish<R: IntoResponse>(

@@ -6,12 +6,12 @@ use std::time::Duration;
 use crud::created_location;
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
-use idempotency::{OutcomeRecorder, Recorded};
 use infra::database::{now_ms, timestamp};
 use infra::{SessionEnd, UserDirectory};
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal, RevokedSessions};
 use poem::Request;
 use poem::web::sse;
+use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::{EventStream, Json};
 use poem_openapi::{ApiResponse, OpenApi, Tags};
@@ -192,7 +192,7 @@ fn may_send(principal: &Principal) -> AppResult<()> {
     }
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/notifications", tag = "ApiTags::Notifications")]
 impl NotificationsApi {
     /// Send a notification

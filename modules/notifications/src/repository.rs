@@ -51,7 +51,7 @@ impl NotificationRepository {
         Self { database }
     }
 
-    /// Where a durable operation's transaction begins (`idempotency::OutcomeRecorder::begin`).
+    /// Where a durable operation's transaction begins (`poem_idempotency::OutcomeRecorder::begin`).
     pub fn pool(&self) -> &AnyPool {
         self.database.pool()
     }

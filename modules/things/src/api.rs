@@ -1,9 +1,9 @@
 //! The HTTP operations of the things module. Doc comments here are the OpenAPI text.
 
 use crud::{EntityTag, IfMatch, IfNoneMatch, Preconditions, conditional_write, created_location};
-use idempotency::{OutcomeRecorder, Recorded};
 use kernel::{AppError, BearerAuth, Page, PageRequest};
 use poem::Request;
+use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
@@ -139,7 +139,7 @@ kernel::operation_error! {
     }
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/things", tag = "ApiTags::Things")]
 impl ThingsApi {
     /// List the caller's things

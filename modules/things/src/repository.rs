@@ -28,7 +28,7 @@ impl ThingRepository {
     }
 
     /// Where the writes' transactions begin: each write below runs inside one, which the API
-    /// commits together with the request's answer (`idempotency::OutcomeRecorder::commit`).
+    /// commits together with the request's answer (`poem_idempotency::OutcomeRecorder::commit`).
     pub fn pool(&self) -> &AnyPool {
         self.database.pool()
     }

@@ -2,7 +2,7 @@
 //! serves them writes `#[inherit_intent(crud::intents::CREATE)]` next to its `#[oai]` (or
 //! declares its own to override one). The intent gate checks what is served.
 
-use idempotency::intent::Intent;
+use poem_idempotency::intent::Intent;
 
 /// Create: a retry with the same key replays the first 201 instead of creating a second entity.
 pub const CREATE: Intent = Intent::IDEMPOTENT;

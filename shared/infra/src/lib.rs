@@ -6,6 +6,8 @@
 //! - [`database`]: the SQL pool (SQLite by default, PostgreSQL by URL) and per-module migrations;
 //! - [`redis`]: the optional shared Redis connection;
 //! - [`telemetry`]: logs, traces and metrics (OTLP when configured);
+//! - [`idempotency`]: the template's side of the idempotency layer's contract (who is asking,
+//!   how its refusals read);
 //! - [`http`]: the middleware every request passes through (request id, span, problem details);
 //! - [`mail`]: outgoing mail (SMTP, or the log in development) and its templates;
 //! - [`rate_limit`]: fixed-window limits for abuse-prone endpoints, shared through Redis when
@@ -15,6 +17,7 @@
 
 pub mod database;
 pub mod http;
+pub mod idempotency;
 pub mod mail;
 pub mod module;
 pub mod rate_limit;

@@ -125,9 +125,9 @@ pub trait Module {
     /// The module's settings (`[NAME]` in the settings files).
     type Settings: DeserializeOwned + Default;
     /// The module's operations. Each unsafe one declares its idempotency intent
-    /// (`#[idempotency::intents]` on the API's impl): a module that forgets does not build, and
+    /// (`#[poem_idempotency::intents]` on the API's impl): a module that forgets does not build, and
     /// says so in its own crate rather than in the host.
-    type Api: poem_openapi::OpenApi + idempotency::intent::DeclaredIntents + 'static;
+    type Api: poem_openapi::OpenApi + poem_idempotency::intent::DeclaredIntents + 'static;
 
     /// Schema changes, applied at start-up in version order.
     fn migrations() -> &'static [Migration];

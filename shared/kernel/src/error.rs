@@ -118,6 +118,21 @@ impl From<sqlx::Error> for AppError {
     }
 }
 
+/// A durable operation's transaction (`poem_idempotency::durable`): a database failure is internal;
+/// another execution's commit of the key is a conflict, which the idempotency guard answers
+/// with that execution's answer, so no client sees it.
+impl From<poem_idempotency::DurableError> for AppError {
+    fn from(err: poem_idempotency::DurableError) -> Self {
+        match err {
+            poem_idempotency::DurableError::Database(err) => Self::from(err),
+            superseded @ poem_idempotency::DurableError::Superseded => {
+                Self::Conflict(superseded.to_string())
+            }
+            poem_idempotency::DurableError::Body(_) => Self::internal(err),
+        }
+    }
+}
+
 impl poem::error::ResponseError for AppError {
     fn status(&self) -> StatusCode {
         AppError::status(self)

@@ -164,6 +164,12 @@ macro_rules! operation_error {
             }
         }
 
+        impl ::std::convert::From<$crate::operation_error::__private::DurableError> for $name {
+            fn from(error: $crate::operation_error::__private::DurableError) -> Self {
+                Self($crate::AppError::from(error))
+            }
+        }
+
         impl $crate::operation_error::__private::poem::error::ResponseError for $name {
             fn status(&self) -> $crate::operation_error::__private::StatusCode {
                 self.0.status()
@@ -195,6 +201,7 @@ macro_rules! operation_error {
 pub mod __private {
     pub use poem;
     pub use poem::http::StatusCode;
+    pub use poem_idempotency::DurableError;
     pub use poem_openapi;
     pub use sqlx;
 }

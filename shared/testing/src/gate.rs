@@ -26,7 +26,7 @@
 //!    store: it is refused, not scoped to an anonymous caller (then the same request is sent with
 //!    `bearer_token` for check 2).
 
-use idempotency::openapi::{Declaration, UNSAFE_METHODS};
+use poem_idempotency::openapi::{Declaration, UNSAFE_METHODS};
 use serde_json::Value;
 
 const METHODS: [&str; 7] = ["get", "head", "options", "post", "put", "patch", "delete"];

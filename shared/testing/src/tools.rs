@@ -248,7 +248,8 @@ impl Suite {
                  revocation, idempotency::backends and ::faults, redis_topologies)"
             }
             Suite::RedisCluster => {
-                "a local Redis Cluster, its failover included (redis_topologies, \
+                "a local Redis Cluster, its failover included (redis_topologies, the store's \
+                 conformance suite in idempotency::store_on_a_cluster, \
                  the cluster's own harness tests)"
             }
         }

@@ -124,7 +124,7 @@ async fn the_in_process_store_stays_within_its_configured_capacity() {
             .unwrap();
     }
 
-    let idempotency::store::Store::Memory(store) = app.idempotency.store() else {
+    let poem_idempotency::store::Store::Memory(store) = app.idempotency.store() else {
         panic!("expected the in-process store");
     };
     assert!(store.len() <= 10, "{} records", store.len());

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use e2e::{RedisChoice, TestApp, WithIdempotencyKey, assert_problem, is_replay};
-use idempotency::key::{ClientKey, Fingerprint, ScopeKey};
+use poem_idempotency::key::{ClientKey, Fingerprint, ScopeKey};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 

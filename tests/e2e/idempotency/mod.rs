@@ -14,6 +14,7 @@ mod observability;
 mod replay;
 mod scope;
 mod storage;
+mod store_on_a_cluster;
 
 use e2e::fixtures::Executions;
 use e2e::{TestApp, TestAppBuilder, spawn_with_idempotency_fixtures};

@@ -1,7 +1,7 @@
 //! Every outcome is counted.
 
 use e2e::WithIdempotencyKey;
-use idempotency::MetricsSnapshot;
+use poem_idempotency::MetricsSnapshot;
 use reqwest::Method;
 use serde_json::json;
 

@@ -108,7 +108,7 @@ enum LockResponse {
     Done,
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/admin", tag = "ApiTags::Admin")]
 impl AdminApi {
     /// List accounts

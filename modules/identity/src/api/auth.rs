@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use idempotency::{OutcomeRecorder, Recorded};
 use kernel::{BearerAuth, StrictString, client_address};
 use poem::Request;
+use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
@@ -87,7 +87,7 @@ enum RevokeSessionResponse {
     Revoked,
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/auth", tag = "ApiTags::Auth")]
 impl AuthApi {
     /// Register an account

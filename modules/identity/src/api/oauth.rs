@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use idempotency::{OutcomeRecorder, Recorded};
 use kernel::{BearerAuth, client_address};
 use poem::Request;
+use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
@@ -73,7 +73,7 @@ enum UnlinkResponse {
     Removed,
 }
 
-#[idempotency::intents]
+#[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/auth", tag = "ApiTags::OAuth")]
 impl OAuthApi {
     /// The sign-in providers

@@ -17,9 +17,9 @@ pub mod settings;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use idempotency::{DurableTransaction, OutcomeRecorder};
 use infra::database::now_ms;
 use kernel::{AppError, AppResult, Principal};
+use poem_idempotency::{DurableTransaction, OutcomeRecorder};
 
 use crate::domain::{DisplayName, Email, OpaqueToken};
 use crate::links::{Link, PROVIDER_LINKED};

@@ -11,9 +11,10 @@
 //!
 //! Operations are matched by `operationId`.
 
-use kernel::operation_error::document_problem;
 use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
+
+use crate::host::PROBLEM_JSON;
 
 use serde::{Deserialize, Serialize};
 
@@ -75,6 +76,7 @@ pub fn document_intents(
     intents: &[OperationIntent],
     settings: &IdempotencySettings,
 ) {
+    let mut guarded = false;
     let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
@@ -95,6 +97,7 @@ pub fn document_intents(
             match declared.intent {
                 Intent::Idempotent { .. } => {
                     document_idempotent(operation, declared.intent, settings);
+                    guarded = true;
                 }
                 Intent::NonIdempotent { justification } => {
                     let declaration = Declaration::NonIdempotent {
@@ -103,6 +106,64 @@ pub fn document_intents(
                     operation.insert(EXTENSION.into(), declaration.to_value());
                 }
             }
+        }
+    }
+    if guarded {
+        add_problem_schema(document);
+    }
+}
+
+/// The schema the refusals' responses refer to: `Problem`, the service's own when it has one
+/// (RFC 9457 members it may extend), else the members [`crate::Host`]'s default renders.
+const PROBLEM_SCHEMA: &str = "Problem";
+
+fn add_problem_schema(document: &mut Value) {
+    let Some(document) = document.as_object_mut() else {
+        return;
+    };
+    let components = document.entry("components").or_insert_with(|| json!({}));
+    let Some(components) = components.as_object_mut() else {
+        return;
+    };
+    let schemas = components.entry("schemas").or_insert_with(|| json!({}));
+    let Some(schemas) = schemas.as_object_mut() else {
+        return;
+    };
+    schemas.entry(PROBLEM_SCHEMA).or_insert_with(|| {
+        json!({
+            "type": "object",
+            "title": "Problem",
+            "description": "A problem detail (RFC 9457).",
+            "required": ["type", "title", "status"],
+            "properties": {
+                "type": { "type": "string", "description": "A URI reference identifying the problem type." },
+                "title": { "type": "string", "description": "A short summary of the problem type." },
+                "status": { "type": "integer", "format": "uint16", "description": "The HTTP status code." },
+                "detail": { "type": "string", "description": "What the client should do about it." }
+            }
+        })
+    });
+}
+
+/// Lists `status` among `responses` as a problem, or adds `description` to the one listed.
+fn document_problem(responses: &mut Map<String, Value>, status: StatusCode, description: &str) {
+    let key = status.as_str().to_owned();
+    match responses.get_mut(&key) {
+        Some(listed) => {
+            let before = listed["description"].as_str().unwrap_or_default();
+            if !before.contains(description) {
+                listed["description"] = format!("{before} Or: {description}").trim().into();
+            }
+        }
+        None => {
+            let schema = format!("#/components/schemas/{PROBLEM_SCHEMA}");
+            responses.insert(
+                key,
+                json!({
+                    "description": description,
+                    "content": { PROBLEM_JSON: { "schema": { "$ref": schema } } },
+                }),
+            );
         }
     }
 }

@@ -32,7 +32,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
-use kernel::{AppError, AppResult};
 use poem::{FromRequest, IntoResponse, Request, RequestBody, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaResponses, Registry};
@@ -57,6 +56,32 @@ CREATE TABLE idempotency_outcomes (
 );
 CREATE INDEX idempotency_outcomes_expiry ON idempotency_outcomes (expires_at_ms);
 ";
+
+/// Why a durable operation's transaction failed. Handlers return it with `?` (into
+/// `poem::Error`, or the service's own error type); the guard answers a
+/// [`DurableError::Superseded`] with the other execution's committed answer, so no client
+/// sees that one.
+#[derive(Debug, thiserror::Error)]
+pub enum DurableError {
+    /// The database failed: the transaction rolls back.
+    #[error("the database failed: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Another execution of the key committed its answer first: this one rolls back.
+    #[error("An earlier request with this Idempotency-Key already committed its answer.")]
+    Superseded,
+    /// The answer's body could not be read to be recorded.
+    #[error("the answer's body could not be read: {0}")]
+    Body(String),
+}
+
+impl poem::error::ResponseError for DurableError {
+    fn status(&self) -> poem::http::StatusCode {
+        match self {
+            Self::Superseded => poem::http::StatusCode::CONFLICT,
+            Self::Database(_) | Self::Body(_) => poem::http::StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
 
 /// An outcome found in the database: the request it answered (its fingerprint, hex) and the
 /// answer.
@@ -200,16 +225,11 @@ impl PendingOutcome {
     }
 
     /// Another execution committed an outcome under this key first.
-    fn superseded(&self) -> AppError {
+    fn superseded(&self) -> DurableError {
         self.state.superseded.store(true, Ordering::Release);
-        AppError::Conflict(SUPERSEDED.into())
+        DurableError::Superseded
     }
 }
-
-/// What the handler's error says when its key's outcome was committed by another execution; the
-/// guard answers with that outcome instead, so no client sees it.
-const SUPERSEDED: &str =
-    "An earlier request with this Idempotency-Key already committed its answer.";
 
 /// Inserts the answer, or takes over an expired row of the key; no row is written when a live
 /// one is there (the key's outcome was committed by another execution).
@@ -250,7 +270,7 @@ impl OutcomeRecorder {
     /// let thing = self.repository.insert(&mut tx, owner, &fields).await?;
     /// tx.commit(CreateThingResponse::Created(Json(thing))).await
     /// ```
-    pub async fn begin(&self, pool: &sqlx::AnyPool) -> AppResult<DurableTransaction> {
+    pub async fn begin(&self, pool: &sqlx::AnyPool) -> Result<DurableTransaction, DurableError> {
         let transaction = pool.begin().await?;
         Ok(DurableTransaction {
             transaction,
@@ -260,9 +280,15 @@ impl OutcomeRecorder {
 
     /// Renders the answer the operation will give, ready to be recorded in its transaction. It
     /// only buffers the body.
-    pub async fn prepare<R: IntoResponse>(&self, answer: R) -> AppResult<PreparedOutcome<R>> {
+    pub async fn prepare<R: IntoResponse>(
+        &self,
+        answer: R,
+    ) -> Result<PreparedOutcome<R>, DurableError> {
         let (parts, body) = answer.into_response().into_parts();
-        let body = body.into_bytes().await.map_err(AppError::internal)?;
+        let body = body
+            .into_bytes()
+            .await
+            .map_err(|err| DurableError::Body(err.to_string()))?;
         let stored = StoredResponse::of(&parts, body.clone());
         Ok(PreparedOutcome {
             pending: self.pending.clone(),
@@ -282,7 +308,7 @@ pub struct DurableTransaction {
 
 impl DurableTransaction {
     /// Records `answer` and commits it with the effect; the answer, marked as recorded.
-    pub async fn commit<R: IntoResponse>(mut self, answer: R) -> AppResult<Recorded<R>> {
+    pub async fn commit<R: IntoResponse>(mut self, answer: R) -> Result<Recorded<R>, DurableError> {
         let recorded = self
             .recorder
             .prepare(answer)
@@ -322,7 +348,10 @@ impl<R> PreparedOutcome<R> {
     /// nor for an answer that is not replayed (not a 2xx, or a body over
     /// `idempotency.max_response_bytes`), so a retry executes. An error, after which the handler
     /// must roll back, when another execution of the key committed its outcome first.
-    pub async fn record(self, transaction: &mut sqlx::AnyConnection) -> AppResult<Recorded<R>> {
+    pub async fn record(
+        self,
+        transaction: &mut sqlx::AnyConnection,
+    ) -> Result<Recorded<R>, DurableError> {
         if let Some(pending) = &self.pending {
             let stored = &self.stored;
             let replayable =
@@ -344,7 +373,7 @@ async fn record(
     pending: &PendingOutcome,
     stored: &StoredResponse,
     transaction: &mut sqlx::AnyConnection,
-) -> AppResult<()> {
+) -> Result<(), DurableError> {
     let now = unix_ms();
     let inserted = sqlx::query(RECORD)
         .bind(pending.scope.as_str())
@@ -396,5 +425,9 @@ impl<R> IntoResponse for Recorded<R> {
 /// The wall clock in Unix milliseconds, as the table stores times: the clock every instance
 /// sharing the database agrees on.
 fn unix_ms() -> i64 {
-    i64::try_from(kernel::revocation::unix_now_ms()).unwrap_or(i64::MAX)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+        })
 }

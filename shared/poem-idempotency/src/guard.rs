@@ -33,8 +33,6 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::FutureExt as _;
-use kernel::outage::OutageLog;
-use kernel::{Authentication, Problem, RequestContext, client_address};
 use poem::http::{HeaderMap, HeaderValue, StatusCode, header};
 use poem::{Body, Endpoint, IntoResponse, PathPattern, Request, Response};
 use tokio::time::Instant;
@@ -42,9 +40,11 @@ use tokio_util::task::TaskTracker;
 use tracing::Instrument as _;
 
 use crate::durable::{DurableOutcomes, PendingOutcome};
+use crate::host::{DefaultHost, Host, IdempotencyProblem, ProblemKind};
 use crate::intent::{Intent, OnStoreFailure};
 use crate::key::{ClientKey, Fingerprint, ScopeKey};
 use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
+use crate::outage::StoreOutages;
 use crate::settings::IdempotencySettings;
 use crate::store::{Claim, LeaseToken, MemoryStore, RedisStore, Store, StoreError, StoredResponse};
 
@@ -60,13 +60,15 @@ pub const IDEMPOTENT_REPLAY: &str = "x-idempotent-replay";
 /// finds it; the guards themselves are stateless.
 pub struct Idempotency {
     store: Store,
+    /// Who is asking and how refusals read, as the service says (see [`Host`]).
+    host: Arc<dyn Host>,
     /// Where durable operations commit their outcomes; set by the host.
     durable: Option<DurableOutcomes>,
     settings: IdempotencySettings,
     metrics: Metrics,
     executions: TaskTracker,
     // One warning per store outage; every faulty request is still counted in `metrics`.
-    outage: OutageLog,
+    outage: StoreOutages,
     // One warning per process for answers too large to keep; each is counted in `metrics`.
     warned_too_large: std::sync::atomic::AtomicBool,
 }
@@ -76,14 +78,12 @@ impl Idempotency {
     pub fn new(store: Store, settings: IdempotencySettings) -> Self {
         Self {
             store,
+            host: Arc::new(DefaultHost),
             durable: None,
             settings,
             metrics: Metrics::default(),
             executions: TaskTracker::new(),
-            outage: OutageLog::new(
-                "idempotency store",
-                "keyed requests execute unguarded (fail-closed operations answer 503)",
-            ),
+            outage: StoreOutages::default(),
             warned_too_large: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -97,12 +97,19 @@ impl Idempotency {
 
     /// A layer whose records live in Redis, shared by every instance.
     pub fn with_redis(
-        connection: redis_topology::RedisConnection,
+        connection: impl Into<crate::store::RedisConnection>,
         key_prefix: &str,
         settings: IdempotencySettings,
     ) -> Self {
         let store = RedisStore::new(connection, key_prefix);
         Self::new(Store::Redis(store), settings)
+    }
+
+    /// Scopes keys, refuses unproven callers and renders refusals as `host` says (instead of
+    /// [`DefaultHost`]).
+    pub fn with_host(mut self, host: impl Host) -> Self {
+        self.host = Arc::new(host);
+        self
     }
 
     /// Lets durable operations commit their outcomes in `outcomes` (the service's database,
@@ -162,13 +169,47 @@ impl Idempotency {
             .is_ok()
     }
 
-    /// Who is asking, for the key's scope: the principal the authentication step proved, else
-    /// the client address. The prefixes keep a user id from ever equalling an address.
-    fn subject(req: &Request) -> String {
-        match Authentication::of(req).and_then(Authentication::principal) {
-            Some(principal) => format!("user:{}", principal.subject),
-            None => format!("anon:{}", client_address(req)),
-        }
+    /// Who is asking, for the key's scope: the principal the service proved, else the client
+    /// address ([`Host::caller`]).
+    fn subject(&self, req: &Request) -> String {
+        self.host.caller(req).scope_subject()
+    }
+
+    /// One of the layer's refusals, as the host renders it.
+    fn refuse(&self, kind: ProblemKind) -> Response {
+        let (detail, retry_after_seconds) = match kind {
+            ProblemKind::KeyInvalid => ("The Idempotency-Key header is malformed.", None),
+            ProblemKind::KeyMissing => (
+                "This operation requires an Idempotency-Key header: send a unique value per operation and reuse it on retries.",
+                None,
+            ),
+            ProblemKind::KeyReuse => (
+                "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
+                None,
+            ),
+            ProblemKind::InProgress => (
+                "A request with this Idempotency-Key is still being processed. Retry later with the same key to get its response.",
+                Some(1),
+            ),
+            ProblemKind::StoreUnavailable => (
+                "This operation executes only when a retry is sure to be recognised, and the service cannot reach its idempotency store. Nothing was executed: retry later with the same key.",
+                Some(5),
+            ),
+        };
+        self.refuse_with(kind, detail.to_owned(), retry_after_seconds)
+    }
+
+    fn refuse_with(
+        &self,
+        kind: ProblemKind,
+        detail: String,
+        retry_after_seconds: Option<u32>,
+    ) -> Response {
+        self.host.problem(&IdempotencyProblem {
+            kind,
+            detail,
+            retry_after_seconds,
+        })
     }
 }
 
@@ -278,16 +319,14 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
         if self.options.secured {
             // The same refusal the operation's security scheme gives, decided from the same
             // authentication outcome, but before any key is parsed or stored.
-            Authentication::of(&req)
-                .unwrap_or(&Authentication::Anonymous)
-                .require_principal()?;
+            layer.host.require_principal(&req)?;
         }
         match read_key(req.headers()) {
             Ok(Some(key)) => Box::pin(self.call_keyed(layer, key, req)).await,
-            Ok(None) if self.options.key_required => Ok(missing_key()),
+            Ok(None) if self.options.key_required => Ok(layer.refuse(ProblemKind::KeyMissing)),
             // No key: exactly as if the layer were not there.
             Ok(None) => self.inner.call(req).await.map(IntoResponse::into_response),
-            Err(detail) => Ok(invalid_key(detail)),
+            Err(detail) => Ok(layer.refuse_with(ProblemKind::KeyInvalid, detail, None)),
         }
     }
 }
@@ -306,12 +345,7 @@ impl<E: Endpoint + 'static> Guard<E> {
             .data::<PathPattern>()
             .map(|pattern| Arc::clone(&pattern.0))
             .unwrap_or_else(|| req.original_uri().path().into());
-        let scope = ScopeKey::derive(
-            &Idempotency::subject(&req),
-            req.method().as_str(),
-            &route,
-            &key,
-        );
+        let scope = ScopeKey::derive(&layer.subject(&req), req.method().as_str(), &route, &key);
         // Read through the host's body limit: an oversized body fails here, before any claim.
         let body = req.take_body().into_bytes().await?;
         // The concrete path joins the query in the fingerprint: the scope uses the route
@@ -352,7 +386,7 @@ impl<E: Endpoint + 'static> Guard<E> {
                 Ok(Claim::Mismatch) => {
                     layer.metrics.key_reuse();
                     Outcome::KeyReuse.record();
-                    return Ok(key_reuse());
+                    return Ok(layer.refuse(ProblemKind::KeyReuse));
                 }
                 Ok(Claim::InFlight) if Instant::now() + pause <= deadline => {
                     // The original is running: wait for its response rather than fail the duplicate.
@@ -362,7 +396,7 @@ impl<E: Endpoint + 'static> Guard<E> {
                 Ok(Claim::InFlight) => {
                     layer.metrics.conflict();
                     Outcome::Conflict.record();
-                    return Ok(in_progress());
+                    return Ok(layer.refuse(ProblemKind::InProgress));
                 }
                 Err(err) => {
                     layer.store_failed(FaultStep::Claim, &err);
@@ -387,7 +421,7 @@ impl<E: Endpoint + 'static> Guard<E> {
                             tracing::debug!(error = %err, "idempotency store could not claim: refusing a fail-closed operation");
                             layer.metrics.rejected_store_unavailable();
                             Outcome::Rejected.record();
-                            Ok(store_unavailable())
+                            Ok(layer.refuse(ProblemKind::StoreUnavailable))
                         }
                     };
                 }
@@ -486,11 +520,13 @@ impl Drop for ClaimedExecution {
         }
         // Dropped inside the request's span and context (tracing and tokio keep both set
         // while a future is dropped): the continuation keeps them.
-        let rescued = in_request_context(async move {
-            let _ = work.await;
-            layer.metrics.completed_after_disconnect();
-        })
-        .instrument(tracing::Span::current());
+        let host = Arc::clone(&layer.host);
+        let rescued = host
+            .detach(Box::pin(async move {
+                let _ = work.await;
+                layer.metrics.completed_after_disconnect();
+            }))
+            .instrument(tracing::Span::current());
         self.layer.executions.spawn(rescued);
     }
 }
@@ -614,7 +650,7 @@ async fn superseded_answer(
             }
             layer.metrics.conflict();
             Outcome::Conflict.record();
-            return Some(in_progress());
+            return Some(layer.refuse(ProblemKind::InProgress));
         }
     };
     if committed.fingerprint != pending.fingerprint {
@@ -623,7 +659,7 @@ async fn superseded_answer(
         }
         layer.metrics.key_reuse();
         Outcome::KeyReuse.record();
-        return Some(key_reuse());
+        return Some(layer.refuse(ProblemKind::KeyReuse));
     }
     if let Some((scope, token)) = claim
         && let Err(err) = layer
@@ -693,17 +729,6 @@ async fn store_or_release(
             }
             release(layer, scope, token).await;
             Ok(response)
-        }
-    }
-}
-
-/// Runs `work` in the current request's context (request id, path), if there is one.
-fn in_request_context<F: Future>(work: F) -> impl Future<Output = F::Output> {
-    let context = RequestContext::current();
-    async move {
-        match context {
-            Some(context) => context.scope(work).await,
-            None => work.await,
         }
     }
 }
@@ -792,57 +817,6 @@ fn replay(stored: StoredResponse) -> Response {
         }
     }
     response.body(stored.body)
-}
-
-/// Problem types this layer answers with.
-pub mod problem_types {
-    pub const KEY_INVALID: &str = "/problems/idempotency-key-invalid";
-    pub const KEY_MISSING: &str = "/problems/idempotency-key-missing";
-    pub const KEY_REUSE: &str = "/problems/idempotency-key-reuse";
-    pub const IN_PROGRESS: &str = "/problems/idempotency-request-in-progress";
-    pub const STORE_UNAVAILABLE: &str = "/problems/idempotency-store-unavailable";
-}
-
-fn invalid_key(detail: String) -> Response {
-    Problem::new(
-        StatusCode::BAD_REQUEST,
-        problem_types::KEY_INVALID,
-        "Invalid Idempotency-Key",
-    )
-    .with_detail(detail)
-    .into_response()
-}
-
-fn missing_key() -> Response {
-    Problem::new(StatusCode::BAD_REQUEST, problem_types::KEY_MISSING, "Idempotency-Key required")
-        .with_detail("This operation requires an Idempotency-Key header: send a unique value per operation and reuse it on retries.")
-        .into_response()
-}
-
-fn key_reuse() -> Response {
-    Problem::new(StatusCode::UNPROCESSABLE_ENTITY, problem_types::KEY_REUSE, "Idempotency-Key reuse")
-        .with_detail("This Idempotency-Key was already used with a different request. Use a new key for a new request.")
-        .into_response()
-}
-
-fn store_unavailable() -> Response {
-    let mut response = Problem::new(StatusCode::SERVICE_UNAVAILABLE, problem_types::STORE_UNAVAILABLE, "Idempotency store unavailable")
-        .with_detail("This operation executes only when a retry is sure to be recognised, and the service cannot reach its idempotency store. Nothing was executed: retry later with the same key.")
-        .into_response();
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-    response
-}
-
-fn in_progress() -> Response {
-    let mut response = Problem::new(StatusCode::CONFLICT, problem_types::IN_PROGRESS, "Request in progress")
-        .with_detail("A request with this Idempotency-Key is still being processed. Retry later with the same key to get its response.")
-        .into_response();
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-    response
 }
 
 #[cfg(test)]

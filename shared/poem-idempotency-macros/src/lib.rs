@@ -14,12 +14,12 @@
 //! - `#[non_idempotent("why")]`: the operation is deliberately not deduplicated; the
 //!   justification is required and must not be blank (a compile error otherwise).
 //! - `#[inherit_intent(path::TO::CONST)]`: the declaration a shared building block exports as an
-//!   `idempotency::intent::Intent` constant; the operation is guarded exactly when that intent is
+//!   `poem_idempotency::intent::Intent` constant; the operation is guarded exactly when that intent is
 //!   idempotent, and a blank inherited justification fails to compile too. Overriding is simply
 //!   declaring one of the two markers above instead.
 //!
 //! A POST, PUT, PATCH or DELETE operation with neither does not compile. The macro strips the
-//! markers (poem-openapi would reject them) and implements `idempotency::intent::DeclaredIntents`
+//! markers (poem-openapi would reject them) and implements `poem_idempotency::intent::DeclaredIntents`
 //! for the API type: the record the host turns into the `Idempotency-Key` header, the
 //! `x-idempotency` extension and the 409/422 responses in the OpenAPI document.
 
@@ -140,17 +140,19 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                 }
                 let on_store_failure = on_store_failure.tokens();
                 let effect = match outside_database {
-                    None => quote!(::idempotency::intent::Effect::Database),
-                    Some(what) => quote!(::idempotency::intent::Effect::OutsideDatabase(#what)),
+                    None => quote!(::poem_idempotency::intent::Effect::Database),
+                    Some(what) => {
+                        quote!(::poem_idempotency::intent::Effect::OutsideDatabase(#what))
+                    }
                 };
                 (
-                    quote!(::idempotency::intent::Intent::Idempotent {
+                    quote!(::poem_idempotency::intent::Intent::Idempotent {
                         key_required: #key_required,
                         on_store_failure: #on_store_failure,
                         effect: #effect,
                     }),
                     Some(
-                        quote!(::idempotency::guard(inner, ::idempotency::GuardOptions {
+                        quote!(::poem_idempotency::guard(inner, ::poem_idempotency::GuardOptions {
                             key_required: #key_required,
                             on_store_failure: #on_store_failure,
                             secured: #secured,
@@ -160,7 +162,7 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                 )
             }
             Declaration::NonIdempotent { justification } => (
-                quote!(::idempotency::intent::Intent::NonIdempotent { justification: #justification }),
+                quote!(::poem_idempotency::intent::Intent::NonIdempotent { justification: #justification }),
                 None,
             ),
             Declaration::Inherited { intent } => {
@@ -172,12 +174,12 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                      `OutcomeRecorder::begin(pool)` then `.commit(answer)`)"
                 );
                 guards.push(quote! {
-                    const _: ::idempotency::intent::Intent = ::idempotency::intent::Intent::checked(#intent);
+                    const _: ::poem_idempotency::intent::Intent = ::poem_idempotency::intent::Intent::checked(#intent);
                     const _: () = ::std::assert!(#returns_recorded || !#intent.is_durable(), #message);
                 });
                 (
                     quote!(#intent),
-                    Some(quote!(::idempotency::guard_declared(inner, #intent, #secured))),
+                    Some(quote!(::poem_idempotency::guard_declared(inner, #intent, #secured))),
                 )
             }
         };
@@ -193,9 +195,9 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
             guards.push(quote! {
                 #[doc(hidden)]
                 #[allow(non_snake_case)]
-                fn #guard_name<E: ::idempotency::__private::poem::Endpoint + 'static>(
+                fn #guard_name<E: ::poem_idempotency::__private::poem::Endpoint + 'static>(
                     endpoint: E,
-                ) -> impl ::idempotency::__private::poem::Endpoint {
+                ) -> impl ::poem_idempotency::__private::poem::Endpoint {
                     let inner = #inner;
                     #wrap
                 }
@@ -204,7 +206,7 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
         }
         function.attrs[oai_index] = syn::parse_quote!(#[oai(#metas)]);
         entries.push(quote! {
-            ::idempotency::intent::OperationIntent {
+            ::poem_idempotency::intent::OperationIntent {
                 operation_id: #operation_id,
                 method: #method,
                 path: #full_path,
@@ -224,8 +226,8 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
     Ok(quote! {
         #item
         #(#guards)*
-        impl #impl_generics ::idempotency::intent::DeclaredIntents for #self_ty #where_clause {
-            fn declared_intents() -> ::std::vec::Vec<::idempotency::intent::OperationIntent> {
+        impl #impl_generics ::poem_idempotency::intent::DeclaredIntents for #self_ty #where_clause {
+            fn declared_intents() -> ::std::vec::Vec<::poem_idempotency::intent::OperationIntent> {
                 ::std::vec![#(#entries),*]
             }
         }
@@ -283,8 +285,8 @@ enum OnStoreFailure {
 impl OnStoreFailure {
     fn tokens(self) -> TokenStream2 {
         match self {
-            Self::Execute => quote!(::idempotency::intent::OnStoreFailure::Execute),
-            Self::Reject => quote!(::idempotency::intent::OnStoreFailure::Reject),
+            Self::Execute => quote!(::poem_idempotency::intent::OnStoreFailure::Execute),
+            Self::Reject => quote!(::poem_idempotency::intent::OnStoreFailure::Reject),
         }
     }
 }
@@ -389,7 +391,7 @@ fn secured_expression(signature: &syn::Signature) -> TokenStream2 {
             // The guard is a free function: the method's lifetimes are not in scope there.
             EraseLifetimes.visit_type_mut(&mut ty);
             Some(quote! {
-                || !<#ty as ::idempotency::__private::poem_openapi::ApiExtractor<'_>>::security_schemes().is_empty()
+                || !<#ty as ::poem_idempotency::__private::poem_openapi::ApiExtractor<'_>>::security_schemes().is_empty()
             })
         }
         syn::FnArg::Receiver(_) => None,
@@ -524,7 +526,7 @@ mod tests {
         assert!(out.contains("key_required : false"), "{out}");
         assert!(out.contains("OnStoreFailure :: Execute"), "{out}");
         assert!(
-            out.contains("effect : :: idempotency :: intent :: Effect :: Database"),
+            out.contains("effect : :: poem_idempotency :: intent :: Effect :: Database"),
             "{out}"
         );
         assert!(out.contains("durable : true"), "{out}");
@@ -656,7 +658,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            out.contains("< BearerAuth as :: idempotency :: __private :: poem_openapi :: ApiExtractor < '_ >> :: security_schemes ()"),
+            out.contains("< BearerAuth as :: poem_idempotency :: __private :: poem_openapi :: ApiExtractor < '_ >> :: security_schemes ()"),
             "{out}"
         );
         assert!(out.contains("< & '_ Request as"), "{out}");

@@ -18,7 +18,7 @@
 //! Every unsafe operation declares its intent next to its `#[oai]`, under `#[intents]`:
 //!
 //! ```ignore
-//! #[idempotency::intents]
+//! #[poem_idempotency::intents]
 //! #[OpenApi]
 //! impl ThingsApi {
 //!     #[idempotent]
@@ -29,22 +29,25 @@
 
 pub mod durable;
 pub mod guard;
+pub mod host;
 pub mod intent;
 pub mod key;
 pub mod metrics;
 pub mod openapi;
+mod outage;
 pub mod settings;
 pub mod store;
 
-pub use idempotency_macros::intents;
+pub use poem_idempotency_macros::intents;
 
 pub use durable::{
-    DurableOutcomes, DurableTransaction, OutcomeRecorder, PreparedOutcome, Recorded,
+    DurableError, DurableOutcomes, DurableTransaction, OutcomeRecorder, PreparedOutcome, Recorded,
 };
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
     idempotent,
 };
+pub use host::{Caller, DefaultHost, Host, IdempotencyProblem, ProblemKind};
 pub use metrics::MetricsSnapshot;
 pub use settings::IdempotencySettings;
 

@@ -37,8 +37,9 @@ use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use bytes::Bytes;
-use redis::{RedisError, Script, Value};
-use redis_topology::RedisConnection;
+use redis::aio::{ConnectionLike, ConnectionManager};
+use redis::cluster_async::ClusterConnection;
+use redis::{Cmd, Pipeline, RedisError, RedisFuture, Script, Value};
 
 use super::{Claim, LeaseToken, StoreError, StoredResponse};
 use crate::key::{Fingerprint, ScopeKey};
@@ -122,6 +123,56 @@ return 0
 ",
     )
 });
+
+/// A connection the store sends its scripts on, as the service made it: to one node through a
+/// [`ConnectionManager`] (which reconnects by itself) or to a Redis Cluster. Cheap to clone.
+#[derive(Clone)]
+pub enum RedisConnection {
+    /// One Redis node (or a primary that Sentinel or a proxy fronts).
+    Node(ConnectionManager),
+    /// A Redis Cluster: each record's script runs on the master that owns its key.
+    Cluster(ClusterConnection),
+}
+
+impl ConnectionLike for RedisConnection {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Self::Node(node) => node.req_packed_command(cmd),
+            Self::Cluster(cluster) => cluster.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Self::Node(node) => node.req_packed_commands(pipeline, offset, count),
+            Self::Cluster(cluster) => cluster.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Self::Node(node) => node.get_db(),
+            Self::Cluster(cluster) => cluster.get_db(),
+        }
+    }
+}
+
+impl From<ConnectionManager> for RedisConnection {
+    fn from(node: ConnectionManager) -> Self {
+        Self::Node(node)
+    }
+}
+
+impl From<ClusterConnection> for RedisConnection {
+    fn from(cluster: ClusterConnection) -> Self {
+        Self::Cluster(cluster)
+    }
+}
 
 /// The Redis-backed record store. Cheap to clone: clones share the connection and the
 /// operations counter.
@@ -300,7 +351,7 @@ mod tests {
 
     use super::*;
     use crate::key::ClientKey;
-    use crate::store::{Store, backend_suite};
+    use crate::store::Store;
 
     fn redis_url() -> String {
         std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned())
@@ -343,39 +394,14 @@ mod tests {
         Store::Redis(RedisStore::new(connect().await, unique_prefix()))
     }
 
-    backend_suite!(
+    crate::store_conformance_suite!(
         #[tokio::test]
         store().await
     );
 
-    /// The same suite on a real Redis Cluster (three masters, three replicas, started once by
-    /// the harness): each script touches one key, so it runs on whichever master owns that key.
-    mod on_a_cluster {
-        use super::*;
-
-        async fn store() -> Store {
-            let seeds = testing::redis_cluster::shared_redis_cluster().seed_urls();
-            let options = redis_topology::RedisOptions::cluster(seeds);
-            match redis_topology::Redis::connect(options).await {
-                Ok((redis, redis_topology::AtStartup::Available)) => {
-                    Store::Redis(RedisStore::new(redis.connection(), unique_prefix()))
-                }
-                Ok((_, redis_topology::AtStartup::Unavailable(err))) | Err(err) => {
-                    panic!("the local Redis Cluster does not answer: {err}")
-                }
-            }
-        }
-
-        backend_suite!(
-            #[tokio::test]
-            needs testing::tools::Suite::RedisCluster;
-            store().await
-        );
-    }
-
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn concurrent_claims_on_four_threads_acquire_exactly_once() {
-        crate::store::suite::concurrent_claims_acquire_exactly_once(store().await).await;
+        crate::store::conformance::concurrent_claims_acquire_exactly_once(store().await).await;
     }
 
     fn scope() -> ScopeKey {

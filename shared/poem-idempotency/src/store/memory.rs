@@ -352,7 +352,7 @@ mod tests {
     use bytes::Bytes;
 
     use super::*;
-    use crate::store::{Store, backend_suite};
+    use crate::store::Store;
 
     fn store() -> Store {
         Store::Memory(Arc::new(MemoryStore::new(10_000, 64 << 20)))
@@ -360,7 +360,7 @@ mod tests {
 
     // The shared semantic suite, on tokio's paused clock: leases and retention are waited out
     // instantly and deterministically.
-    backend_suite!(
+    crate::store_conformance_suite!(
         #[tokio::test(start_paused = true)]
         store()
     );
@@ -368,7 +368,7 @@ mod tests {
     // The paused clock needs a single thread; concurrency needs several.
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn concurrent_claims_on_four_threads_acquire_exactly_once() {
-        crate::store::suite::concurrent_claims_acquire_exactly_once(store()).await;
+        crate::store::conformance::concurrent_claims_acquire_exactly_once(store()).await;
     }
 
     const MIB: usize = 1 << 20;

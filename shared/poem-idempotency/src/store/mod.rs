@@ -21,8 +21,8 @@
 //!   replayed for one key.
 //! - [`Store::renew`] lets a long request keep its lease without choosing a huge lease up front.
 //!
-//! Two backends implement exactly these semantics, and one test suite (at the bottom of this
-//! file) runs against both: [`MemoryStore`] for a single instance and tests, [`RedisStore`] for
+//! Two backends implement exactly these semantics, and one test suite ([`conformance`], at the bottom of
+//! this file) runs against both: [`MemoryStore`] for a single instance and tests, [`RedisStore`] for
 //! a fleet. [`Store`] is an enum rather than a trait object because the set is closed and an enum
 //! keeps the hot path free of boxing and `async fn`-in-trait object-safety workarounds.
 
@@ -38,7 +38,7 @@ use bytes::Bytes;
 use crate::key::{Fingerprint, ScopeKey};
 
 pub use self::memory::MemoryStore;
-pub use self::redis::RedisStore;
+pub use self::redis::{RedisConnection, RedisStore};
 
 /// The longest lease or retention the store honours. Longer durations are clamped: nothing
 /// should be kept for decades, and clamping keeps `now + duration` from overflowing.
@@ -241,20 +241,24 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// Instantiates every test in [`suite`] for one backend: `$make` is an async expression
-/// producing a fresh [`Store`], `$test` the test attribute to use.
-#[cfg(test)]
-macro_rules! backend_suite {
+/// Instantiates every test of [`conformance`] for one backend: `$make` is an async expression
+/// producing a fresh [`Store`], `$test` the test attribute to use. With `when $runs_here;`,
+/// each test returns at once where `$runs_here` is false (the caller says so loudly).
+///
+/// ```ignore
+/// poem_idempotency::store_conformance_suite!(#[tokio::test] my_store().await);
+/// ```
+#[cfg(any(test, feature = "conformance"))]
+#[macro_export]
+macro_rules! store_conformance_suite {
     (#[$test:meta] $make:expr) => {
-        backend_suite!(@every #[$test] true; $make);
+        $crate::store_conformance_suite!(@every #[$test] true; $make);
     };
-    // `needs testing::tools::Suite::X;`: every test is left out (loudly) where that suite's
-    // tools are missing, as the harness's other suites are.
-    (#[$test:meta] needs $suite:expr; $make:expr) => {
-        backend_suite!(@every #[$test] testing::tools::Suite::runs_here($suite); $make);
+    (#[$test:meta] when $runs_here:expr; $make:expr) => {
+        $crate::store_conformance_suite!(@every #[$test] $runs_here; $make);
     };
     (@every #[$test:meta] $runs_here:expr; $make:expr) => {
-        backend_suite!(@tests #[$test] $runs_here; $make;
+        $crate::store_conformance_suite!(@tests #[$test] $runs_here; $make;
             claim_on_empty_acquires,
             second_claim_with_same_fingerprint_is_in_flight,
             different_fingerprint_is_mismatch_while_in_progress,
@@ -285,19 +289,17 @@ macro_rules! backend_suite {
                 if !$runs_here {
                     return;
                 }
-                $crate::store::suite::$name($make).await;
+                $crate::store::conformance::$name($make).await;
             }
         )*
     };
 }
 
-#[cfg(test)]
-pub(crate) use backend_suite;
-
-/// The semantic test suite both backends must pass, instantiated once per backend by
-/// `backend_suite!`. Each test gets a fresh, isolated store.
-#[cfg(test)]
-pub(crate) mod suite {
+/// The semantics every backend must have, as tests: [`store_conformance_suite!`](crate::store_conformance_suite)
+/// runs each of them on a backend (the `conformance` feature offers them to other crates).
+#[cfg(any(test, feature = "conformance"))]
+#[allow(missing_docs)]
+pub mod conformance {
     use std::time::Duration;
 
     use bytes::Bytes;
