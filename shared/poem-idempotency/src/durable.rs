@@ -87,7 +87,9 @@ impl poem::error::ResponseError for DurableError {
 /// answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommittedOutcome {
+    /// The fingerprint of the request it answered, hex.
     pub fingerprint: String,
+    /// The answer.
     pub response: StoredResponse,
 }
 
@@ -99,6 +101,7 @@ pub struct DurableOutcomes {
 }
 
 impl DurableOutcomes {
+    /// The table in `pool`'s database, with [`MIGRATION`] applied.
     pub fn new(pool: sqlx::AnyPool) -> Self {
         Self {
             pool,

@@ -129,10 +129,12 @@ impl Idempotency {
         self.durable.as_ref().map_or(0, DurableOutcomes::reads)
     }
 
+    /// The settings it was built with.
     pub fn settings(&self) -> &IdempotencySettings {
         &self.settings
     }
 
+    /// Where its records live.
     pub fn store(&self) -> &Store {
         &self.store
     }

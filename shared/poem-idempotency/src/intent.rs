@@ -17,7 +17,10 @@ pub enum Intent {
         effect: Effect,
     },
     /// Deliberately not deduplicated, for the stated reason.
-    NonIdempotent { justification: &'static str },
+    NonIdempotent {
+        /// Why a retry must execute again (or why it needs no stored answer).
+        justification: &'static str,
+    },
 }
 
 /// What a keyed request to an idempotent operation gets when the store cannot be reached.
@@ -110,17 +113,20 @@ impl Intent {
 /// One operation's declaration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OperationIntent {
+    /// The operation's `operationId`, by which the document and the gate find it.
     pub operation_id: &'static str,
     /// Upper-case HTTP method.
     pub method: &'static str,
     /// The path as declared (API prefix included, host prefix not), e.g. `/things/:id`.
     pub path: &'static str,
+    /// What it declares.
     pub intent: Intent,
 }
 
 /// Implemented by `#[intents]` for an API type, and here for tuples of APIs, as poem-openapi
 /// combines them.
 pub trait DeclaredIntents {
+    /// Every operation's declaration, in the order of the API's operations.
     fn declared_intents() -> Vec<OperationIntent>;
 }
 

@@ -27,6 +27,8 @@
 //! }
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod durable;
 pub mod guard;
 pub mod host;

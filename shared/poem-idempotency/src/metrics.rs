@@ -11,7 +11,7 @@ use opentelemetry::metrics::Counter;
 
 /// Where a store fault happened; the `step` attribute of `idempotency.degraded`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultStep {
+pub(crate) enum FaultStep {
     Claim,
     Renew,
     Complete,
@@ -61,7 +61,7 @@ pub struct MetricsSnapshot {
     pub too_large_to_keep: u64,
 }
 
-pub struct Metrics {
+pub(crate) struct Metrics {
     executed: (AtomicU64, Counter<u64>),
     replayed: (AtomicU64, Counter<u64>),
     conflict: (AtomicU64, Counter<u64>),

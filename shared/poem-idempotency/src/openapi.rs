@@ -32,11 +32,13 @@ pub const EXTENSION: &str = "x-idempotency";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "intent")]
 pub enum Declaration {
+    /// `#[idempotent]`: a keyed retry gets the first answer.
     #[serde(rename = "idempotent", rename_all = "camelCase")]
     Idempotent {
         /// How long an answer is replayed (ISO 8601 duration, e.g. `PT24H`).
         #[serde(default)]
         retention: String,
+        /// A request without an `Idempotency-Key` is refused (400).
         #[serde(default)]
         key_required: bool,
         /// `execute` (fail open) or `reject` (503) when the store is down.
@@ -49,8 +51,10 @@ pub enum Declaration {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         effect_outside_database: Option<String>,
     },
+    /// `#[non_idempotent("why")]`: every request executes.
     #[serde(rename = "non-idempotent")]
     NonIdempotent {
+        /// Why.
         #[serde(default)]
         justification: String,
     },

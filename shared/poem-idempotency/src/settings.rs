@@ -20,8 +20,9 @@ pub struct IdempotencySettings {
     pub lock_wait: Duration,
     /// Responses with larger bodies are not stored; the key is released instead.
     pub max_response_bytes: usize,
-    /// Bounds of the in-process store (used when Redis is not configured).
+    /// How many records the in-process store keeps at most (it evicts the oldest beyond).
     pub memory_max_entries: usize,
+    /// How many bytes of records the in-process store keeps at most.
     pub memory_max_bytes: usize,
 }
 
