@@ -218,11 +218,8 @@ impl TestApp {
 
     /// What the intent gate watches: the guard's store calls and its looks for committed
     /// outcomes.
-    pub fn guard_marks(&self) -> testing::gate::GuardMarks {
-        testing::gate::GuardMarks {
-            store_operations: self.idempotency.store().operations(),
-            durable_claims: self.idempotency.metrics().durable_claims,
-        }
+    pub fn guard_marks(&self) -> poem_idempotency::gate::GuardMarks {
+        poem_idempotency::gate::GuardMarks::of(&self.idempotency)
     }
 
     pub fn url(&self, path: &str) -> String {

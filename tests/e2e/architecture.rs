@@ -1,5 +1,6 @@
 //! The crate graph enforces the architecture: modules depend on `shared/` crates only, never on
-//! each other, and nothing in `shared/` depends on a module or the host.
+//! each other, nothing in `shared/` depends on a module or the host, and poem-idempotency
+//! depends on no workspace crate but its macros.
 
 use std::path::Path;
 use std::process::Command;
@@ -103,4 +104,33 @@ fn shared_crates_depend_on_no_module_and_not_on_the_host() {
             );
         }
     }
+}
+
+#[test]
+fn the_idempotency_crate_stands_alone_on_its_macros() {
+    let packages = workspace_packages();
+    let standalone = ["poem-idempotency", "poem-idempotency-macros"];
+
+    for package in packages
+        .iter()
+        .filter(|p| standalone.contains(&p.name.as_str()))
+    {
+        for dependency in &package.path_dependencies {
+            assert!(
+                ["shared/poem-idempotency", "shared/poem-idempotency-macros"]
+                    .contains(&dependency.as_str()),
+                "`{}` depends on `{dependency}`: the crate any poem-openapi service can adopt \
+                 depends on no crate of this workspace but its macros",
+                package.name
+            );
+        }
+    }
+    assert_eq!(
+        packages
+            .iter()
+            .filter(|p| standalone.contains(&p.name.as_str()))
+            .count(),
+        2,
+        "both crates are in the workspace"
+    );
 }

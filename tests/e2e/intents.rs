@@ -4,11 +4,11 @@
 
 use e2e::TestApp;
 use e2e::fixtures::{Executions, FixtureApi, IdempotencyFixtureApi};
+use poem_idempotency::gate::{assert_idempotency_intents, check_idempotency_intents};
 use poem_idempotency::idempotent;
 use poem_idempotency::intent::{DeclaredIntents, Intent, OperationIntent};
 use poem_openapi::OpenApi;
 use poem_openapi::payload::PlainText;
-use testing::gate::{assert_idempotency_intents, check_idempotency_intents};
 
 async fn gate_failures(app: &TestApp) -> Vec<String> {
     check_idempotency_intents(&app.address, &app.token_for("gate"), || app.guard_marks())

@@ -97,7 +97,10 @@ impl Step {
 
     fn describes(self) -> &'static str {
         match self {
-            Step::Lint => "cargo fmt --check and clippy -D warnings",
+            Step::Lint => {
+                "cargo fmt --check, clippy -D warnings, and cargo package of poem-idempotency \
+                 (packaged and built as crates.io would)"
+            }
             Step::FreshMachine => {
                 "the README's test command with haproxy, Chromium, chromedriver, Node.js and \
                  redis-server hidden from PATH and Redis behind a password: passes, and its \
@@ -334,6 +337,15 @@ fn lint(root: &Path) -> anyhow::Result<()> {
         "--",
         "-D",
         "warnings",
+    ]))?;
+    // The adoptable crate and its macros, as a publish would check them (nothing is published).
+    run_command(cargo(root).args([
+        "package",
+        "-p",
+        "poem-idempotency-macros",
+        "-p",
+        "poem-idempotency",
+        "--allow-dirty",
     ]))
 }
 

@@ -1,35 +1,26 @@
-//! HTTP request idempotency via client-supplied `Idempotency-Key` headers, for poem-openapi
-//! operations (the decision of docs/adr/0003, with the gaps of the one it ports closed).
+#![doc = include_str!("../README.md")]
 //!
-//! It owns:
+//! ## The crate's parts
+//!
 //! - [`key`]: parsing the header, scoping a key to (caller, method, route template), and
 //!   fingerprinting a request's payload;
 //! - [`store`]: the record store, in process or in Redis, with atomic claim / complete /
-//!   release / renew fenced by lease tokens;
+//!   release / renew fenced by lease tokens, and its conformance suite;
 //! - [`guard`]: the endpoint a poem-openapi `transform` wraps an operation with, and the
-//!   shared [`Idempotency`] state the host installs;
-//! - [`durable`]: outcomes committed in the operation's own database transaction, for
-//!   `#[idempotent(transactional)]` operations, so that a crash after the commit replays;
+//!   shared [`Idempotency`] state the service installs;
+//! - [`host`]: what the layer needs from the service ([`Host`]);
+//! - [`durable`]: outcomes committed in the operation's own database transaction;
 //! - [`metrics`]: the counters (executed, replayed, conflict, key reuse, degraded, lease lost);
-//! - [`settings`]: the `[idempotency]` section;
+//! - [`settings`]: how it stores, waits and expires;
 //! - [`intent`] and [`openapi`]: what each operation declares (with [`intents`]) and how the
-//!   declarations appear in the OpenAPI document.
-//!
-//! Every unsafe operation declares its intent next to its `#[oai]`, under `#[intents]`:
-//!
-//! ```ignore
-//! #[poem_idempotency::intents]
-//! #[OpenApi]
-//! impl ThingsApi {
-//!     #[idempotent]
-//!     #[oai(path = "/things", method = "post", operation_id = "createThing")]
-//!     async fn create(&self, body: Json<ThingInput>) -> CreateThingResponse { ... }
-//! }
-//! ```
+//!   declarations appear in the OpenAPI document;
+//! - `gate` (feature `gate`): the check of a running service against its document.
 
 #![deny(missing_docs)]
 
 pub mod durable;
+#[cfg(feature = "gate")]
+pub mod gate;
 pub mod guard;
 pub mod host;
 pub mod intent;

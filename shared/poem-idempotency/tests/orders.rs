@@ -34,6 +34,7 @@ fn redis_url() -> String {
 /// The example service on a port of its own, and a client of it.
 struct Orders {
     base: String,
+    layer: std::sync::Arc<Idempotency>,
     http: reqwest::Client,
     server: JoinHandle<()>,
     /// Forwards the layer's Redis connection while the test wants Redis up.
@@ -102,7 +103,11 @@ impl Setup {
                 )
             }
         };
-        let app = service::service(service::OrdersApi::new(self.shipping_takes), idempotency);
+        let layer = std::sync::Arc::new(idempotency);
+        let app = service::service(
+            service::OrdersApi::new(self.shipping_takes),
+            std::sync::Arc::clone(&layer),
+        );
         let acceptor = TcpListener::bind("127.0.0.1:0")
             .into_acceptor()
             .await
@@ -116,6 +121,7 @@ impl Setup {
         });
         Orders {
             base: format!("http://{address}"),
+            layer,
             http: reqwest::Client::new(),
             server,
             relay,
@@ -527,4 +533,16 @@ async fn the_document_shows_the_header_and_each_intent() {
         list.get("x-idempotency").is_none(),
         "a safe method declares nothing"
     );
+}
+
+#[tokio::test]
+async fn the_intent_gate_passes_on_the_example_service() {
+    let orders = Setup::new(StoreKind::InProcess).start().await;
+
+    let checked = poem_idempotency::gate::check_idempotency_intents(&orders.base, "", || {
+        poem_idempotency::gate::GuardMarks::of(&orders.layer)
+    })
+    .await;
+
+    assert_eq!(checked, Ok(()));
 }

@@ -10,7 +10,6 @@
 //! - [`tls`]: a CA and a server certificate it signs, made at test time.
 //! - [`database`]: a database per test: PostgreSQL when `TEST_DATABASE_URL` is set, else a
 //!   fresh SQLite file.
-//! - [`gate`]: the idempotency-intent gate, adopted by a suite in one line.
 //! - [`smtp`]: an SMTP listener that catches the mail the service sends, one per test.
 //! - [`tools`]: the programs some suites need beyond Rust and a Redis (HAProxy, Chromium,
 //!   Node.js, `redis-server`), found on the machine; a suite whose tool is missing is left out
@@ -25,7 +24,6 @@
 
 pub mod database;
 pub mod fault;
-pub mod gate;
 mod process;
 pub mod redis;
 pub mod redis_cluster;

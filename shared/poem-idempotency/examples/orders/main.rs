@@ -10,6 +10,7 @@
 //! `Idempotency-Key` header documented, at `/openapi.json`. The crate's README shows curl
 //! against it.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use poem::Server;
@@ -37,7 +38,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let address = std::env::var("ADDRESS").unwrap_or_else(|_| "127.0.0.1:3000".to_owned());
     println!("orders example listening on http://{address}");
     Server::new(TcpListener::bind(address))
-        .run(service::service(api, idempotency))
+        .run(service::service(api, Arc::new(idempotency)))
         .await?;
     Ok(())
 }

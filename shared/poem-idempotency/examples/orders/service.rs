@@ -134,7 +134,7 @@ fn openapi_json(document: Data<&Arc<String>>) -> String {
 
 /// The whole service: the API, its document at `/openapi.json`, and the layer in the request
 /// data, where every guard finds it.
-pub fn service(api: OrdersApi, idempotency: Idempotency) -> Route {
+pub fn service(api: OrdersApi, idempotency: Arc<Idempotency>) -> Route {
     let api = OpenApiService::new(api, "Orders", "1.0");
     let mut document = serde_json::from_str(&api.spec()).expect("poem-openapi writes JSON");
     document_intents(
@@ -145,5 +145,5 @@ pub fn service(api: OrdersApi, idempotency: Idempotency) -> Route {
     let document = Arc::new(serde_json::to_string_pretty(&document).expect("JSON"));
     Route::new()
         .at("/openapi.json", get(openapi_json).data(document))
-        .nest("/", api.data(Arc::new(idempotency)))
+        .nest("/", api.data(idempotency))
 }

@@ -1,13 +1,14 @@
 //! The idempotency-intent gate: one call checks a running service's OpenAPI document against
 //! what the service actually does.
 //!
-//! Adopt it with one line in a test suite:
+//! Adopt it with one line in a test suite (the `gate` feature), with the service serving its
+//! document at `/openapi.json` and `idempotency` the layer it was built with:
 //!
 //! ```ignore
-//! testing::gate::assert_idempotency_intents(&app.address, &token, || GuardMarks {
-//!     store_operations: app.idempotency.store().operations(),
-//!     durable_claims: app.idempotency.metrics().durable_claims,
-//! }).await;
+//! poem_idempotency::gate::assert_idempotency_intents(&base_url, &token, || {
+//!     GuardMarks::of(&idempotency)
+//! })
+//! .await;
 //! ```
 //!
 //! It checks, naming every operation that fails:
@@ -26,7 +27,7 @@
 //!    store: it is refused, not scoped to an anonymous caller (then the same request is sent with
 //!    `bearer_token` for check 2).
 
-use poem_idempotency::openapi::{Declaration, UNSAFE_METHODS};
+use crate::openapi::{Declaration, UNSAFE_METHODS};
 use serde_json::Value;
 
 const METHODS: [&str; 7] = ["get", "head", "options", "post", "put", "patch", "delete"];
@@ -38,6 +39,16 @@ pub struct GuardMarks {
     pub store_operations: u64,
     /// Keyed executions the guard handed an outcome recorder (durable operations).
     pub durable_claims: u64,
+}
+
+impl GuardMarks {
+    /// The marks of `layer` now.
+    pub fn of(layer: &crate::Idempotency) -> Self {
+        Self {
+            store_operations: layer.store().operations(),
+            durable_claims: layer.metrics().durable_claims,
+        }
+    }
 }
 
 /// One operation as the document describes it.
@@ -79,7 +90,7 @@ pub async fn check_idempotency_intents(
                     .expect("methods come from a fixed list");
             let mut request = http.request(method, url).header(
                 "Idempotency-Key",
-                format!("intent-gate-{}", crate::unique_suffix()),
+                format!("intent-gate-{}", hex::encode(rand::random::<[u8; 8]>())),
             );
             if UNSAFE_METHODS.contains(&operation.method.as_str()) && operation.method != "delete" {
                 request = request.json(&serde_json::json!({}));
