@@ -26,15 +26,22 @@
 //! `idempotency.retention`; [`DurableOutcomes::sweep`] deletes them (the host runs it
 //! periodically; the table is indexed for it).
 
+// Without `durable`, what the guard shares with a transaction is built and never filled.
+#![cfg_attr(not(feature = "durable"), allow(dead_code))]
+
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[cfg(feature = "durable")]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+#[cfg(feature = "durable")]
 use bytes::Bytes;
 use poem::{FromRequest, IntoResponse, Request, RequestBody, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaResponses, Registry};
+#[cfg(feature = "durable")]
 use sqlx::Row as _;
 
 use crate::key::{Fingerprint, ScopeKey};
@@ -42,6 +49,7 @@ use crate::store::StoredResponse;
 
 /// The table's schema, one statement per line of SQL that SQLite and PostgreSQL both accept.
 /// The host applies it as the `idempotency` migration namespace's version 1.
+#[cfg(feature = "durable")]
 pub const MIGRATION: &str = "\
 CREATE TABLE idempotency_outcomes (
     scope_key TEXT PRIMARY KEY,
@@ -64,6 +72,7 @@ CREATE INDEX idempotency_outcomes_expiry ON idempotency_outcomes (expires_at_ms)
 #[derive(Debug, thiserror::Error)]
 pub enum DurableError {
     /// The database failed: the transaction rolls back.
+    #[cfg(feature = "durable")]
     #[error("the database failed: {0}")]
     Database(#[from] sqlx::Error),
     /// Another execution of the key committed its answer first: this one rolls back.
@@ -78,7 +87,7 @@ impl poem::error::ResponseError for DurableError {
     fn status(&self) -> poem::http::StatusCode {
         match self {
             Self::Superseded => poem::http::StatusCode::CONFLICT,
-            Self::Database(_) | Self::Body(_) => poem::http::StatusCode::INTERNAL_SERVER_ERROR,
+            _ => poem::http::StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -93,6 +102,7 @@ pub struct CommittedOutcome {
     pub response: StoredResponse,
 }
 
+#[cfg(feature = "durable")]
 /// The `idempotency_outcomes` table.
 #[derive(Debug, Clone)]
 pub struct DurableOutcomes {
@@ -100,6 +110,7 @@ pub struct DurableOutcomes {
     reads: Arc<AtomicU64>,
 }
 
+#[cfg(feature = "durable")]
 impl DurableOutcomes {
     /// The table in `pool`'s database, with [`MIGRATION`] applied.
     pub fn new(pool: sqlx::AnyPool) -> Self {
@@ -176,6 +187,25 @@ impl DurableOutcomes {
     }
 }
 
+/// Without the `durable` feature there is no table: a layer never holds one.
+#[cfg(not(feature = "durable"))]
+#[derive(Debug, Clone)]
+pub(crate) enum DurableOutcomes {}
+
+#[cfg(not(feature = "durable"))]
+impl DurableOutcomes {
+    pub(crate) fn reads(&self) -> u64 {
+        match *self {}
+    }
+
+    pub(crate) async fn find_hex(
+        &self,
+        _scope: &str,
+    ) -> Result<Option<CommittedOutcome>, std::convert::Infallible> {
+        match *self {}
+    }
+}
+
 /// What the guard puts in the request of a keyed execution of a durable operation: where its
 /// outcome goes, and what became of it (read by the guard once the handler returned).
 #[derive(Debug, Clone)]
@@ -236,6 +266,7 @@ impl PendingOutcome {
 
 /// Inserts the answer, or takes over an expired row of the key; no row is written when a live
 /// one is there (the key's outcome was committed by another execution).
+#[cfg(feature = "durable")]
 const RECORD: &str = "\
 INSERT INTO idempotency_outcomes
 (scope_key, fingerprint, status, content_type, location, etag, body_hex, created_at_ms, expires_at_ms)
@@ -273,6 +304,7 @@ impl OutcomeRecorder {
     /// let thing = self.repository.insert(&mut tx, owner, &fields).await?;
     /// tx.commit(CreateThingResponse::Created(Json(thing))).await
     /// ```
+    #[cfg(feature = "durable")]
     pub async fn begin(&self, pool: &sqlx::AnyPool) -> Result<DurableTransaction, DurableError> {
         let transaction = pool.begin().await?;
         Ok(DurableTransaction {
@@ -302,6 +334,7 @@ impl OutcomeRecorder {
     }
 }
 
+#[cfg(feature = "durable")]
 /// A durable operation's transaction: the effect runs on it, and [`Self::commit`] records the
 /// answer in it before committing. Dropped uncommitted, it rolls back.
 pub struct DurableTransaction {
@@ -309,6 +342,7 @@ pub struct DurableTransaction {
     recorder: OutcomeRecorder,
 }
 
+#[cfg(feature = "durable")]
 impl DurableTransaction {
     /// Records `answer` and commits it with the effect; the answer, marked as recorded.
     pub async fn commit<R: IntoResponse>(mut self, answer: R) -> Result<Recorded<R>, DurableError> {
@@ -323,6 +357,7 @@ impl DurableTransaction {
     }
 }
 
+#[cfg(feature = "durable")]
 impl std::ops::Deref for DurableTransaction {
     type Target = sqlx::AnyConnection;
 
@@ -331,6 +366,7 @@ impl std::ops::Deref for DurableTransaction {
     }
 }
 
+#[cfg(feature = "durable")]
 impl std::ops::DerefMut for DurableTransaction {
     fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
         &mut self.transaction
@@ -345,6 +381,7 @@ pub struct PreparedOutcome<R> {
     answer: PhantomData<fn() -> R>,
 }
 
+#[cfg(feature = "durable")]
 impl<R> PreparedOutcome<R> {
     /// Writes the outcome in `transaction`, which commits it with the operation's effect, and
     /// returns the answer marked as recorded. Without a pending claim (no key), writes nothing;
@@ -371,6 +408,7 @@ impl<R> PreparedOutcome<R> {
     }
 }
 
+#[cfg(feature = "durable")]
 /// Writes the answer under the key, in the operation's transaction.
 async fn record(
     pending: &PendingOutcome,
@@ -396,6 +434,7 @@ async fn record(
     Ok(())
 }
 
+#[cfg(feature = "durable")]
 fn expiry(now: i64, retention: Duration) -> i64 {
     now.saturating_add(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX))
 }
@@ -425,6 +464,7 @@ impl<R> IntoResponse for Recorded<R> {
     }
 }
 
+#[cfg(feature = "durable")]
 /// The wall clock in Unix milliseconds, as the table stores times: the clock every instance
 /// sharing the database agrees on.
 fn unix_ms() -> i64 {

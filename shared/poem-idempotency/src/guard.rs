@@ -112,6 +112,7 @@ impl Idempotency {
         self
     }
 
+    #[cfg(feature = "durable")]
     /// Lets durable operations commit their outcomes in `outcomes` (the service's database,
     /// with [`crate::durable::MIGRATION`] applied).
     pub fn with_durable_outcomes(mut self, outcomes: DurableOutcomes) -> Self {
@@ -119,6 +120,7 @@ impl Idempotency {
         self
     }
 
+    #[cfg(feature = "durable")]
     /// Where durable operations commit their outcomes, if the host set it.
     pub fn durable_outcomes(&self) -> Option<&DurableOutcomes> {
         self.durable.as_ref()

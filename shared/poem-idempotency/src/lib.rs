@@ -33,9 +33,9 @@ pub mod store;
 
 pub use poem_idempotency_macros::intents;
 
-pub use durable::{
-    DurableError, DurableOutcomes, DurableTransaction, OutcomeRecorder, PreparedOutcome, Recorded,
-};
+pub use durable::{DurableError, OutcomeRecorder, PreparedOutcome, Recorded};
+#[cfg(feature = "durable")]
+pub use durable::{DurableOutcomes, DurableTransaction};
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
     idempotent,
