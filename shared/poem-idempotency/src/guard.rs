@@ -864,6 +864,153 @@ mod tests {
         Json(serde_json::json!({ "created": true }))
     }
 
+    /// Answers after `Slow`'s duration, on the (paused) Tokio clock.
+    #[derive(Clone, Copy)]
+    struct Slow(Duration);
+
+    #[handler]
+    async fn slow(slow: poem::web::Data<&Slow>) -> Json<serde_json::Value> {
+        tokio::time::sleep(slow.0.0).await;
+        Json(serde_json::json!({ "done": true }))
+    }
+
+    /// A layer with `settings` over a route that takes `takes` to answer, and the layer.
+    fn slow_route(
+        settings: IdempotencySettings,
+        takes: Duration,
+    ) -> (TestClient<impl Endpoint>, Arc<Idempotency>) {
+        let layer = Arc::new(Idempotency::in_process(settings));
+        let endpoint = Route::new()
+            .at("/things", post(idempotent(slow)))
+            .data(Arc::clone(&layer))
+            .data(Slow(takes));
+        (TestClient::new(endpoint), layer)
+    }
+
+    fn waiting(lock_wait: Duration) -> IdempotencySettings {
+        IdempotencySettings {
+            lock_wait,
+            // No renewal within the tests' time: the store sees claims only.
+            lock_ttl: Duration::from_secs(3600),
+            ..IdempotencySettings::default()
+        }
+    }
+
+    /// Sends a keyed request at once and a duplicate `after`; the duplicate's status, when it
+    /// was answered (since the first was sent), and the store calls made until then.
+    async fn duplicate_of_a_running_request(
+        client: &TestClient<impl Endpoint>,
+        layer: &Idempotency,
+        after: Duration,
+    ) -> (StatusCode, Duration, u64) {
+        let started = Instant::now();
+        let send = || client.post("/things").header(IDEMPOTENCY_KEY, "k").send();
+        let first = send();
+        let duplicate = async {
+            tokio::time::sleep(after).await;
+            let response = send().await;
+            (
+                response.0.status(),
+                started.elapsed(),
+                layer.store().operations(),
+            )
+        };
+        tokio::select! {
+            // The first is polled first: it claims the key before the duplicate is sent.
+            biased;
+            _ = first => panic!("the first request finished before its duplicate"),
+            answered = duplicate => answered,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_duplicate_retries_its_claim_with_a_doubling_pause_up_to_100_ms() {
+        let (client, layer) = slow_route(waiting(Duration::from_secs(1)), Duration::from_secs(60));
+
+        let (status, answered_at, operations) =
+            duplicate_of_a_running_request(&client, &layer, Duration::ZERO).await;
+
+        // Claims at 0, 5, 15, 35, 75, 155 ms, then every 100 ms up to 955 ms: the next pause
+        // would end past the 1 s wait, so the duplicate is answered then, not at the deadline.
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(answered_at, Duration::from_millis(955));
+        assert_eq!(operations, 1 + 14, "the first claim and the duplicate's 14");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_pause_that_ends_exactly_at_the_deadline_is_still_taken() {
+        let (client, layer) =
+            slow_route(waiting(Duration::from_millis(155)), Duration::from_secs(60));
+
+        let (status, answered_at, operations) =
+            duplicate_of_a_running_request(&client, &layer, Duration::ZERO).await;
+
+        // 75 ms + 80 ms ends at the 155 ms deadline: one more claim there, then the 409.
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(answered_at, Duration::from_millis(155));
+        assert_eq!(operations, 1 + 6);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_duplicate_that_sees_the_answer_within_its_wait_replays_it() {
+        let (client, layer) =
+            slow_route(waiting(Duration::from_secs(1)), Duration::from_millis(100));
+        let send = || client.post("/things").header(IDEMPOTENCY_KEY, "k").send();
+
+        let (first, duplicate) = tokio::join!(send(), async {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+            send().await
+        });
+
+        first.assert_status_is_ok();
+        duplicate.assert_status_is_ok();
+        duplicate.assert_header(IDEMPOTENT_REPLAY, "true");
+        // Claims at 1, 6, 16, 36, 76 and 156 ms (the answer was kept at 100 ms).
+        assert_eq!(layer.metrics().replayed, 1);
+        assert_eq!(layer.store().operations(), 1 + 1 + 6);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_running_handler_renews_its_lease_every_third_of_it() {
+        let settings = IdempotencySettings {
+            lock_ttl: Duration::from_millis(300),
+            ..IdempotencySettings::default()
+        };
+        let (client, layer) = slow_route(settings, Duration::from_millis(350));
+
+        client
+            .post("/things")
+            .header(IDEMPOTENCY_KEY, "k")
+            .send()
+            .await
+            .assert_status_is_ok();
+
+        // The claim, renewals at 100, 200 and 300 ms, and the completion.
+        assert_eq!(layer.store().operations(), 1 + 3 + 1);
+        assert_eq!(layer.metrics().lease_lost, 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_renewed_lease_outlives_its_first_term_so_a_late_duplicate_waits_instead_of_executing()
+     {
+        let settings = IdempotencySettings {
+            lock_ttl: Duration::from_millis(300),
+            lock_wait: Duration::from_millis(50),
+            ..IdempotencySettings::default()
+        };
+        let (client, layer) = slow_route(settings, Duration::from_secs(2));
+
+        let (status, _, _) =
+            duplicate_of_a_running_request(&client, &layer, Duration::from_millis(1000)).await;
+
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(
+            layer.metrics().executed,
+            0,
+            "the first is still running, alone"
+        );
+    }
+
     #[tokio::test]
     async fn the_request_span_carries_the_outcome() {
         let outcomes = RecordedOutcomes::default();

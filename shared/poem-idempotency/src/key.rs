@@ -562,4 +562,162 @@ mod tests {
         );
         assert_eq!(Fingerprint::of(b"", None, "").to_hex().len(), 64);
     }
+
+    fn canonical(body: &str) -> String {
+        String::from_utf8(canonical_json(body.as_bytes()).expect("JSON")).expect("UTF-8")
+    }
+
+    /// The canonical form is what every stored fingerprint was made from: changing it would
+    /// answer a client's retry across a deployment with 422, so it is pinned byte for byte.
+    #[test]
+    fn the_canonical_form_is_compact_json_with_sorted_members() {
+        assert_eq!(canonical("[1, 2, [3, 4], []]"), "[1,2,[3,4],[]]");
+        assert_eq!(
+            canonical(r#"{ "b": {"d": 1, "c": [true, null]}, "a": "x" , "e": {} }"#),
+            r#"{"a":"x","b":{"c":[true,null],"d":1},"e":{}}"#
+        );
+        assert_eq!(
+            canonical(r#"["a\"b", "\u00e9", "\n"]"#),
+            r#"["a\"b","é","\n"]"#
+        );
+        assert_eq!(canonical("[1, 1.0, -0.5, 1e2]"), "[1,1.0,-0.5,100.0]");
+    }
+
+    #[test]
+    fn the_fingerprint_of_a_known_request_never_changes() {
+        let fingerprint = Fingerprint::of(br#"{"b":[1,2],"a":{"y":"\"","x":1.5}}"#, JSON, "q=1");
+
+        assert_eq!(
+            format!("{fingerprint:?}"),
+            format!("Fingerprint({})", fingerprint.to_hex())
+        );
+        // SHA-256 of the tag, then the query and the canonical body
+        // `{"a":{"x":1.5,"y":"\""},"b":[1,2]}`, each framed by its length as a big-endian u64:
+        // computed outside this crate (Python's hashlib), from that description.
+        assert_eq!(
+            fingerprint.to_hex(),
+            "50fdf8859ae66bec29482d8d9ec3dba79a75344d41b21ce08f87c30724a8f6c3"
+        );
+    }
+
+    /// JSON does not say whether `1` and `1.0` are one number; handlers may not agree either (an
+    /// integer field refuses `1.0`). So they are different requests, as their text says.
+    #[test]
+    fn an_integer_and_the_same_number_with_a_fraction_are_different_requests() {
+        assert_ne!(
+            Fingerprint::of(br#"{"n":1}"#, JSON, ""),
+            Fingerprint::of(br#"{"n":1.0}"#, JSON, ""),
+        );
+        assert_eq!(
+            Fingerprint::of(br#"{"n":1.0}"#, JSON, ""),
+            Fingerprint::of(br#"{"n":1.00}"#, JSON, ""),
+        );
+        assert_eq!(
+            Fingerprint::of(br#"{"n":100.0}"#, JSON, ""),
+            Fingerprint::of(br#"{"n":1e2}"#, JSON, ""),
+        );
+    }
+
+    mod properties {
+        use proptest::prelude::*;
+        use serde_json::{Map, Value};
+
+        use super::JSON;
+        use crate::key::Fingerprint;
+
+        /// JSON values from small domains, so that two drawn values are often equal or nearly
+        /// so: the separators and nesting the canonical form writes are what tells them apart.
+        fn value() -> impl Strategy<Value = Value> {
+            let leaf = prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::Bool),
+                (0u64..13).prop_map(Value::from),
+                // Eighths are exact in binary and in decimal: they parse back to themselves.
+                (-16i64..16).prop_map(|n| Value::from(n as f64 / 8.0)),
+                prop::sample::select(vec![
+                    "", "a", "1", "12", ",", ":", "\"", "\\", "a,b", "é", "\n"
+                ])
+                .prop_map(Value::from),
+            ];
+            leaf.prop_recursive(3, 24, 4, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                    prop::collection::vec(
+                        (prop::sample::select(vec!["a", "b", "a,b", "\"", ""]), inner),
+                        0..4
+                    )
+                    .prop_map(|members| {
+                        Value::Object(
+                            members
+                                .into_iter()
+                                .map(|(key, value)| (key.to_owned(), value))
+                                .collect::<Map<_, _>>(),
+                        )
+                    }),
+                ]
+            })
+        }
+
+        fn fingerprint(text: &str) -> Fingerprint {
+            Fingerprint::of(text.as_bytes(), JSON, "")
+        }
+
+        /// `value`'s text with its object members in reverse order and spaces around every
+        /// token: the same JSON, as another client would send it.
+        fn reordered(value: &Value) -> String {
+            match value {
+                Value::Array(items) => format!(
+                    "[ {} ]",
+                    items.iter().map(reordered).collect::<Vec<_>>().join(" , ")
+                ),
+                Value::Object(members) => format!(
+                    "{{ {} }}",
+                    members
+                        .iter()
+                        .rev()
+                        .map(|(key, value)| format!(
+                            "{} : {}",
+                            Value::from(key.as_str()),
+                            reordered(value)
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(" ,\n ")
+                ),
+                scalar => scalar.to_string(),
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn values_equal_as_json_share_a_fingerprint(value in value()) {
+                let compact = value.to_string();
+                prop_assert_eq!(fingerprint(&compact), fingerprint(&reordered(&value)));
+                let pretty = serde_json::to_string_pretty(&value).expect("JSON");
+                prop_assert_eq!(fingerprint(&compact), fingerprint(&pretty));
+            }
+
+            #[test]
+            fn values_that_differ_never_share_a_fingerprint(a in value(), b in value()) {
+                prop_assume!(a != b);
+                prop_assert_ne!(fingerprint(&a.to_string()), fingerprint(&b.to_string()));
+            }
+
+            #[test]
+            fn an_array_split_or_joined_differently_is_another_request(
+                items in prop::collection::vec(0u64..13, 2..5),
+                at in 0usize..4,
+            ) {
+                // [1,2] against [12], [[1],2] against [1,[2]]: the same digits, other values.
+                let at = at % (items.len() - 1) + 1;
+                let flat = Value::from(items.clone());
+                let split = Value::from(vec![
+                    Value::from(items[..at].to_vec()),
+                    Value::from(items[at..].to_vec()),
+                ]);
+                let joined: String = items.iter().map(u64::to_string).collect();
+                prop_assert_ne!(fingerprint(&flat.to_string()), fingerprint(&split.to_string()));
+                prop_assert_ne!(fingerprint(&flat.to_string()), fingerprint(&format!("[{joined}]")));
+            }
+        }
+    }
 }
