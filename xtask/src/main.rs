@@ -10,7 +10,10 @@
 //!   the worked example, wired in, with optional fields of its own (see [`new_module`]).
 //! - `test [<step>...]`: everything CI runs, in CI's order, after checking every tool it
 //!   needs (see [`test`]).
+//! - `mutants [--in-diff <ref> | --since-measured]`: cargo-mutants over poem-idempotency with its
+//!   own tests (see [`mutants`]).
 
+mod mutants;
 mod new_module;
 mod test;
 
@@ -55,6 +58,11 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         ["test", ref steps @ ..] => test::run(&workspace_root(), &test::steps(steps)?),
+        ["mutants", "--help" | "-h"] => {
+            println!("{}", mutants::usage());
+            Ok(())
+        }
+        ["mutants", ref options @ ..] => mutants::run(&workspace_root(), &mutants::scope(options)?),
         ["help" | "--help" | "-h"] | [_, "--help" | "-h"] => {
             println!("{}", usage());
             Ok(())
@@ -104,7 +112,9 @@ fn usage() -> String {
          cargo xtask new-module <name> --entity <Entity> [--field <name:type>]...\n      \
          e.g. new-module orders --entity Order --field reference:string --field quantity:int\n  \
          cargo xtask test [<step>...]\n      \
-         everything CI runs, in its order (`cargo xtask test --help` lists the steps)\n\n\
+         everything CI runs, in its order (`cargo xtask test --help` lists the steps)\n  \
+         cargo xtask mutants [--in-diff <git-ref> | --since-measured]\n      \
+         cargo-mutants over poem-idempotency with its own tests\n\n\
          A --field is snake_case (camelCase in JSON) and optional: a nullable column, optional \
          when\ncreating or replacing, set or removed (null) by a merge patch. Its types:{types}"
     )
