@@ -252,8 +252,17 @@ impl RedisRelay {
         }
     }
 
+    /// `REDIS_URL` with the relay's address in place of the server's: its credentials, TLS
+    /// scheme and database stay.
     fn url(&self) -> String {
-        format!("redis://{}", self.address)
+        let url = redis_url();
+        let (scheme, rest) = url.split_once("://").expect("a Redis URL has a scheme");
+        let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+        let credentials = authority
+            .rsplit_once('@')
+            .map(|(credentials, _)| format!("{credentials}@"))
+            .unwrap_or_default();
+        format!("{scheme}://{credentials}{}/{path}", self.address)
     }
 }
 
