@@ -155,7 +155,7 @@ impl Application {
         let idempotency = Arc::new(
             match &redis {
                 Some(redis) => Idempotency::with_redis(
-                    infra::idempotency::store_connection(redis.connection()),
+                    redis.connection(),
                     &settings.redis.key_prefix,
                     idempotency_settings,
                 ),

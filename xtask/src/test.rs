@@ -330,25 +330,17 @@ fn check_tools(steps: &[Step]) -> anyhow::Result<()> {
 
 fn lint(root: &Path) -> anyhow::Result<()> {
     run_command(cargo(root).args(["fmt", "--all", "--", "--check"]))?;
-    run_command(cargo(root).args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
+    let clippy = |what: &[&str]| {
+        let mut command = cargo(root);
+        command
+            .arg("clippy")
+            .args(what)
+            .args(["--all-targets", "--", "-D", "warnings"]);
+        run_command(&mut command)
+    };
+    clippy(&["--workspace"])?;
     // The adoptable crate without its default `durable` feature (no sqlx) builds clean too.
-    run_command(cargo(root).args([
-        "clippy",
-        "-p",
-        "poem-idempotency",
-        "--no-default-features",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
+    clippy(&["-p", "poem-idempotency", "--no-default-features"])?;
     // The adoptable crate and its macros, as a publish would check them (nothing is published).
     run_command(cargo(root).args([
         "package",

@@ -43,13 +43,3 @@ impl Host for ServiceHost {
         }
     }
 }
-
-/// The shared Redis connection, as the idempotency store takes it.
-pub fn store_connection(
-    connection: redis_topology::RedisConnection,
-) -> poem_idempotency::store::RedisConnection {
-    match connection {
-        redis_topology::RedisConnection::Node(node) => node.into(),
-        redis_topology::RedisConnection::Cluster(cluster) => cluster.into(),
-    }
-}

@@ -81,34 +81,10 @@ pub fn answer(error: &AppError, operation: &'static str, cases: &[ErrorCase]) ->
 }
 
 /// Records in an OpenAPI `responses` object that the operation can answer `status` as a
-/// problem meaning `description`. When the operation already lists that status for another
-/// reason, the description is added to the listed one rather than replacing it. For the parts
-/// of the stack that document what they answer around every handler (the host, the
-/// idempotency layer, legal enforcement).
-pub fn document_problem(
-    responses: &mut serde_json::Map<String, serde_json::Value>,
-    status: StatusCode,
-    description: &str,
-) {
-    let key = status.as_str().to_owned();
-    match responses.get_mut(&key) {
-        Some(listed) => {
-            let before = listed["description"].as_str().unwrap_or_default();
-            if !before.contains(description) {
-                listed["description"] = format!("{before} Or: {description}").trim().into();
-            }
-        }
-        None => {
-            responses.insert(
-                key,
-                serde_json::json!({
-                    "description": description,
-                    "content": { PROBLEM_JSON: { "schema": { "$ref": "#/components/schemas/Problem" } } },
-                }),
-            );
-        }
-    }
-}
+/// problem meaning `description` (the idempotency crate's, which its refusals use: one way to
+/// document a problem). For the parts of the stack that document what they answer around every
+/// handler (the host, legal enforcement).
+pub use poem_idempotency::openapi::document_problem;
 
 fn is_documented(status: StatusCode, cases: &[ErrorCase]) -> bool {
     UNDECLARED_BUT_DOCUMENTED.contains(&status) || cases.iter().any(|case| case.status == status)

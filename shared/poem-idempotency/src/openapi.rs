@@ -149,8 +149,11 @@ fn add_problem_schema(document: &mut Value) {
     });
 }
 
-/// Lists `status` among `responses` as a problem, or adds `description` to the one listed.
-fn document_problem(responses: &mut Map<String, Value>, status: StatusCode, description: &str) {
+/// Records in an OpenAPI `responses` object that the operation can answer `status` as a problem
+/// (`application/problem+json`, the `Problem` schema) meaning `description`. When the operation
+/// already lists that status for another reason, the description is added to the listed one
+/// rather than replacing it.
+pub fn document_problem(responses: &mut Map<String, Value>, status: StatusCode, description: &str) {
     let key = status.as_str().to_owned();
     match responses.get_mut(&key) {
         Some(listed) => {

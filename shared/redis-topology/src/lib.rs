@@ -22,12 +22,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{Stream, StreamExt as _};
-use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::cluster::{ClusterClient, ClusterClientBuilder, ClusterConfig};
 use redis::cluster_async::ClusterConnection;
 use redis::{
-    Client, Cmd, ConnectionInfo, IntoConnectionInfo, Pipeline, ProtocolVersion, PushKind,
-    RedisError, RedisFuture, TlsCertificates, Value,
+    Client, ConnectionInfo, IntoConnectionInfo, ProtocolVersion, PushKind, RedisError,
+    TlsCertificates, Value,
 };
 
 /// Where Redis is.
@@ -188,60 +188,9 @@ pub enum AtStartup {
 
 /// A connection for commands and scripts: cheap to clone, shared by every task, reconnecting
 /// by itself. Pass it to `query_async` and `Script::invoke_async` like any `redis` connection.
-#[derive(Clone)]
-pub enum RedisConnection {
-    Node(ConnectionManager),
-    Cluster(ClusterConnection),
-}
-
-impl ConnectionLike for RedisConnection {
-    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
-        match self {
-            Self::Node(connection) => connection.req_packed_command(cmd),
-            Self::Cluster(connection) => connection.req_packed_command(cmd),
-        }
-    }
-
-    fn req_packed_commands<'a>(
-        &'a mut self,
-        pipeline: &'a Pipeline,
-        offset: usize,
-        count: usize,
-    ) -> RedisFuture<'a, Vec<Value>> {
-        match self {
-            Self::Node(connection) => connection.req_packed_commands(pipeline, offset, count),
-            Self::Cluster(connection) => connection.req_packed_commands(pipeline, offset, count),
-        }
-    }
-
-    fn get_db(&self) -> i64 {
-        match self {
-            Self::Node(connection) => connection.get_db(),
-            Self::Cluster(connection) => connection.get_db(),
-        }
-    }
-}
-
-impl From<ConnectionManager> for RedisConnection {
-    fn from(connection: ConnectionManager) -> Self {
-        Self::Node(connection)
-    }
-}
-
-impl From<ClusterConnection> for RedisConnection {
-    fn from(connection: ClusterConnection) -> Self {
-        Self::Cluster(connection)
-    }
-}
-
-impl std::fmt::Debug for RedisConnection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Node(_) => "RedisConnection::Node",
-            Self::Cluster(_) => "RedisConnection::Cluster",
-        })
-    }
-}
+/// The idempotency crate's own (it takes a connection the service makes), used for every
+/// other command too.
+pub use poem_idempotency::store::RedisConnection;
 
 /// The service's Redis: a connection for commands, and what it takes to open subscriptions.
 /// Cheap to clone.

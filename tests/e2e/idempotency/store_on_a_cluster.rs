@@ -10,10 +10,9 @@ async fn store() -> Store {
     let options = redis_topology::RedisOptions::cluster(seeds);
     let prefix = format!("test:{}:", testing::unique_suffix());
     match redis_topology::Redis::connect(options).await {
-        Ok((redis, redis_topology::AtStartup::Available)) => Store::Redis(RedisStore::new(
-            infra::idempotency::store_connection(redis.connection()),
-            prefix,
-        )),
+        Ok((redis, redis_topology::AtStartup::Available)) => {
+            Store::Redis(RedisStore::new(redis.connection(), prefix))
+        }
         Ok((_, redis_topology::AtStartup::Unavailable(err))) | Err(err) => {
             panic!("the local Redis Cluster does not answer: {err}")
         }

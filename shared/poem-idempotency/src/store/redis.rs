@@ -162,6 +162,15 @@ impl ConnectionLike for RedisConnection {
     }
 }
 
+impl std::fmt::Debug for RedisConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Node(_) => "RedisConnection::Node",
+            Self::Cluster(_) => "RedisConnection::Cluster",
+        })
+    }
+}
+
 impl From<ConnectionManager> for RedisConnection {
     fn from(node: ConnectionManager) -> Self {
         Self::Node(node)
