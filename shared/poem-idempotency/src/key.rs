@@ -402,6 +402,19 @@ mod tests {
     }
 
     #[test]
+    fn a_key_displays_as_the_client_meant_it_and_a_scope_key_as_its_hash() {
+        assert_eq!(
+            key(r#""a \"quoted\" key""#).to_string(),
+            r#"a "quoted" key"#
+        );
+        let scope = ScopeKey::derive("user-1", "POST", "/orders", &key("k"));
+        assert_eq!(
+            format!("{scope:?}"),
+            format!("ScopeKey({})", scope.to_hex())
+        );
+    }
+
+    #[test]
     fn scope_key_is_deterministic_and_hex_encoded() {
         let a = ScopeKey::derive("user-1", "POST", "/orders", &key("k"));
         let b = ScopeKey::derive("user-1", "POST", "/orders", &key("k"));
