@@ -1,6 +1,6 @@
 //! Outcomes committed with the operation's own effect: what makes an idempotent operation
 //! exactly-once whatever dies (the default for every `#[idempotent]` operation whose effect is
-//! in the database; docs/adr/0012).
+//! in the database).
 //!
 //! The guard stores a response in its store (Redis, or this process) after the handler returns.
 //! A process that dies between the handler's database commit and that store, a Redis master

@@ -18,7 +18,7 @@
 //!    give a non-blank justification; no other operation lists the header;
 //! 2. in the running service, a request with a key to an operation the document calls
 //!    idempotent goes through the guard (the store records a claim), and a request to any other
-//!    operation does not. Declared intent is thereby verified intent, which the original decision's gate was not (docs/adr/0004);
+//!    operation does not. Declared intent is thereby verified intent, which the design this crate ports (ADR-017 of a C# framework) did not check;
 //! 3. an operation the document calls durable (`x-idempotency.durable`) is handed the means to
 //!    commit its answer with its effect when it wins a claim, and no other operation is; an
 //!    operation that is not durable names its effect outside the database

@@ -25,7 +25,7 @@ pub enum Intent {
 
 /// What a keyed request to an idempotent operation gets when the store cannot be reached.
 ///
-/// The original decision's rule (docs/adr/0003) is that a store outage removes the guard, not the endpoint: the request
+/// By default a store outage removes the guard, not the endpoint: the request
 /// executes unguarded ([`OnStoreFailure::Execute`], the default). An operation for which a
 /// duplicate costs more than an outage (a payment, a notification to a person) declares
 /// `#[idempotent(on_store_failure = "reject")]` and answers 503 with `Retry-After` instead.

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-/// How the layer stores, waits and expires. Defaults match `config/default.toml`.
+/// How the layer stores, waits and expires; the defaults are the README's.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct IdempotencySettings {
