@@ -187,24 +187,8 @@ impl DurableOutcomes {
     }
 }
 
-/// Without the `durable` feature there is no table: a layer never holds one.
 #[cfg(not(feature = "durable"))]
-#[derive(Debug, Clone)]
-pub(crate) enum DurableOutcomes {}
-
-#[cfg(not(feature = "durable"))]
-impl DurableOutcomes {
-    pub(crate) fn reads(&self) -> u64 {
-        match *self {}
-    }
-
-    pub(crate) async fn find_hex(
-        &self,
-        _scope: &str,
-    ) -> Result<Option<CommittedOutcome>, std::convert::Infallible> {
-        match *self {}
-    }
-}
+pub(crate) use crate::without_durable::DurableOutcomes;
 
 /// What the guard puts in the request of a keyed execution of a durable operation: where its
 /// outcome goes, and what became of it (read by the guard once the handler returned).
@@ -473,4 +457,336 @@ fn unix_ms() -> i64 {
         .map_or(0, |since| {
             i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
         })
+}
+
+#[cfg(all(test, feature = "durable"))]
+pub(crate) mod tests {
+    use poem::http::StatusCode;
+    use poem_openapi::payload::Json;
+
+    use super::*;
+    use crate::key::ClientKey;
+
+    /// A SQLite database in a file of its own (an in-memory one is per connection), with the
+    /// outcomes table and a table of effects; deleted when dropped.
+    pub(crate) struct TestDatabase {
+        pub pool: sqlx::AnyPool,
+        path: std::path::PathBuf,
+    }
+
+    impl TestDatabase {
+        pub async fn create() -> Self {
+            sqlx::any::install_default_drivers();
+            let path = std::env::temp_dir().join(format!(
+                "poem-idempotency-{}.db",
+                hex::encode(rand::random::<[u8; 8]>())
+            ));
+            let pool = sqlx::any::AnyPoolOptions::new()
+                .max_connections(3)
+                .connect(&format!("sqlite://{}?mode=rwc", path.display()))
+                .await
+                .expect("a SQLite database");
+            let statements = MIGRATION
+                .split(';')
+                .chain(["CREATE TABLE effects (label TEXT)"]);
+            for statement in statements.filter(|s| !s.trim().is_empty()) {
+                sqlx::query(sqlx::AssertSqlSafe(statement.to_owned()))
+                    .execute(&pool)
+                    .await
+                    .expect("the schema");
+            }
+            Self { pool, path }
+        }
+
+        pub fn outcomes(&self) -> DurableOutcomes {
+            DurableOutcomes::new(self.pool.clone())
+        }
+
+        pub async fn effects(&self) -> i64 {
+            sqlx::query("SELECT COUNT(*) AS n FROM effects")
+                .fetch_one(&self.pool)
+                .await
+                .and_then(|row| row.try_get("n"))
+                .expect("counting effects")
+        }
+    }
+
+    impl Drop for TestDatabase {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+
+    fn scope(key: &str) -> ScopeKey {
+        let key = ClientKey::parse(key).unwrap().unwrap();
+        ScopeKey::derive("user:1", "POST", "/things", &key)
+    }
+
+    fn pending(key: &str, body: &str, retention: Duration, max_body: usize) -> PendingOutcome {
+        let fingerprint = Fingerprint::of(body.as_bytes(), Some("application/json"), "");
+        PendingOutcome::new(&scope(key), &fingerprint, retention, max_body)
+    }
+
+    const DAY: Duration = Duration::from_secs(86_400);
+
+    fn recorder(pending: &PendingOutcome) -> OutcomeRecorder {
+        OutcomeRecorder {
+            pending: Some(pending.clone()),
+        }
+    }
+
+    /// Inserts one effect and commits `answer` with it.
+    async fn effect_then_commit<R: IntoResponse>(
+        database: &TestDatabase,
+        recorder: &OutcomeRecorder,
+        answer: R,
+    ) -> Result<Recorded<R>, DurableError> {
+        let mut tx = recorder.begin(&database.pool).await?;
+        sqlx::query("INSERT INTO effects (label) VALUES ('x')")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit(answer).await
+    }
+
+    fn created() -> poem::Response {
+        poem::Response::builder()
+            .status(StatusCode::CREATED)
+            .content_type("application/json")
+            .header("location", "/things/1")
+            .header("etag", "\"v1\"")
+            .body(r#"{"id":1}"#)
+    }
+
+    #[tokio::test]
+    async fn an_answer_committed_with_its_effect_is_found_under_its_key() {
+        let database = TestDatabase::create().await;
+        let outcomes = database.outcomes();
+        let pending = pending("k", "{}", DAY, 1024);
+
+        let recorded = effect_then_commit(&database, &recorder(&pending), created()).await;
+
+        let response = recorded.expect("recorded").into_response();
+        assert_eq!(response.status(), StatusCode::CREATED);
+        assert!(pending.state.recorded());
+        assert!(!pending.state.superseded());
+        let found = outcomes
+            .find(&scope("k"))
+            .await
+            .unwrap()
+            .expect("an outcome");
+        assert_eq!(found.fingerprint, pending.fingerprint);
+        assert_eq!(
+            found.response,
+            StoredResponse {
+                status: 201,
+                content_type: Some("application/json".to_owned()),
+                location: Some("/things/1".to_owned()),
+                etag: Some("\"v1\"".to_owned()),
+                body: Bytes::from_static(br#"{"id":1}"#),
+            }
+        );
+        assert_eq!(outcomes.reads(), 1, "each look is counted");
+        assert_eq!(outcomes.find(&scope("other")).await.unwrap(), None);
+        assert_eq!(outcomes.reads(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_second_execution_of_a_committed_key_is_superseded_and_its_effect_rolled_back() {
+        let database = TestDatabase::create().await;
+        let first = pending("k", "{}", DAY, 1024);
+        effect_then_commit(&database, &recorder(&first), created())
+            .await
+            .expect("the first commits");
+        let second = pending("k", "{}", DAY, 1024);
+
+        let superseded = effect_then_commit(&database, &recorder(&second), created()).await;
+
+        let error = superseded.err().expect("superseded");
+        assert!(matches!(error, DurableError::Superseded), "{error}");
+        assert_eq!(
+            poem::error::ResponseError::status(&error),
+            StatusCode::CONFLICT
+        );
+        assert!(second.state.superseded());
+        assert_eq!(database.effects().await, 1, "the second effect rolled back");
+    }
+
+    #[tokio::test]
+    async fn an_expired_outcome_is_not_found_and_its_key_is_taken_over() {
+        let database = TestDatabase::create().await;
+        let outcomes = database.outcomes();
+        let expired = pending("k", "{}", Duration::ZERO, 1024);
+        effect_then_commit(&database, &recorder(&expired), created())
+            .await
+            .expect("commits");
+        assert_eq!(outcomes.find(&scope("k")).await.unwrap(), None);
+        let later = pending("k", r#"{"later":true}"#, DAY, 1024);
+
+        effect_then_commit(&database, &recorder(&later), created())
+            .await
+            .expect("takes the expired key over");
+
+        let found = outcomes
+            .find(&scope("k"))
+            .await
+            .unwrap()
+            .expect("the new one");
+        assert_eq!(found.fingerprint, later.fingerprint);
+        assert_eq!(database.effects().await, 2);
+    }
+
+    #[tokio::test]
+    async fn a_kept_outcome_expires_after_the_retention() {
+        let database = TestDatabase::create().await;
+        let pending = pending("k", "{}", Duration::from_secs(3600), 1024);
+        let before = unix_ms();
+
+        effect_then_commit(&database, &recorder(&pending), created())
+            .await
+            .expect("commits");
+
+        let row = sqlx::query("SELECT created_at_ms, expires_at_ms FROM idempotency_outcomes")
+            .fetch_one(&database.pool)
+            .await
+            .unwrap();
+        let created: i64 = row.try_get("created_at_ms").unwrap();
+        let expires: i64 = row.try_get("expires_at_ms").unwrap();
+        assert!(
+            created >= before && created <= unix_ms(),
+            "{created} is now"
+        );
+        assert_eq!(expires - created, 3_600_000);
+    }
+
+    #[tokio::test]
+    async fn an_answer_that_is_not_replayed_is_not_kept_but_counts_as_recorded() {
+        let database = TestDatabase::create().await;
+        let outcomes = database.outcomes();
+        let failure = pending("failure", "{}", DAY, 1024);
+        let too_large = pending("too-large", "{}", DAY, 7);
+        let just_fits = pending("fits", "{}", DAY, 8);
+
+        effect_then_commit(&database, &recorder(&failure), StatusCode::NOT_FOUND)
+            .await
+            .expect("commits");
+        effect_then_commit(&database, &recorder(&too_large), created())
+            .await
+            .expect("commits");
+        effect_then_commit(&database, &recorder(&just_fits), created())
+            .await
+            .expect("commits");
+
+        assert!(failure.state.recorded() && too_large.state.recorded());
+        assert_eq!(outcomes.find(&scope("failure")).await.unwrap(), None);
+        assert_eq!(outcomes.find(&scope("too-large")).await.unwrap(), None);
+        assert!(
+            outcomes.find(&scope("fits")).await.unwrap().is_some(),
+            "8 bytes fit in 8"
+        );
+        assert_eq!(database.effects().await, 3);
+    }
+
+    #[tokio::test]
+    async fn without_a_key_the_effect_commits_and_nothing_is_kept() {
+        let database = TestDatabase::create().await;
+
+        let recorded = effect_then_commit(&database, &OutcomeRecorder::default(), created())
+            .await
+            .expect("commits");
+
+        assert_eq!(recorded.into_response().status(), StatusCode::CREATED);
+        assert_eq!(database.effects().await, 1);
+        let rows: i64 = sqlx::query("SELECT COUNT(*) AS n FROM idempotency_outcomes")
+            .fetch_one(&database.pool)
+            .await
+            .and_then(|row| row.try_get("n"))
+            .unwrap();
+        assert_eq!(rows, 0);
+    }
+
+    #[tokio::test]
+    async fn a_sweep_deletes_the_expired_outcomes_only() {
+        let database = TestDatabase::create().await;
+        let outcomes = database.outcomes();
+        for (key, retention) in [
+            ("old-1", Duration::ZERO),
+            ("old-2", Duration::ZERO),
+            ("live", DAY),
+        ] {
+            effect_then_commit(
+                &database,
+                &recorder(&pending(key, "{}", retention, 1024)),
+                created(),
+            )
+            .await
+            .expect("commits");
+        }
+
+        assert_eq!(outcomes.sweep().await.unwrap(), 2);
+        assert_eq!(outcomes.sweep().await.unwrap(), 0);
+        assert!(outcomes.find(&scope("live")).await.unwrap().is_some());
+    }
+
+    #[tokio::test]
+    async fn the_recorder_takes_the_pending_outcome_the_guard_put_in_the_request() {
+        let pending = pending("k", "{}", DAY, 1024);
+        let mut request = poem::Request::builder().finish();
+        let (bare, mut body) = poem::Request::builder().finish().split();
+
+        let without = OutcomeRecorder::from_request(&bare, &mut body)
+            .await
+            .unwrap();
+        request.extensions_mut().insert(pending.clone());
+        let (with_key, mut body) = request.split();
+        let with = OutcomeRecorder::from_request(&with_key, &mut body)
+            .await
+            .unwrap();
+
+        assert!(without.pending.is_none());
+        assert_eq!(with.pending.map(|p| p.scope), Some(pending.scope));
+    }
+
+    #[derive(poem_openapi::ApiResponse)]
+    enum Answer {
+        /// Made.
+        #[oai(status = 201)]
+        Created(Json<i32>),
+        /// Not there.
+        #[oai(status = 404)]
+        NotFound,
+    }
+
+    #[test]
+    fn a_recorded_answer_is_documented_as_the_answer_it_wraps() {
+        let statuses = |meta: MetaResponses| -> Vec<Option<u16>> {
+            meta.responses
+                .iter()
+                .map(|response| response.status)
+                .collect()
+        };
+        let mut registry = Registry::new();
+
+        <Recorded<Answer> as ApiResponse>::register(&mut registry);
+
+        assert_eq!(
+            statuses(Recorded::<Answer>::meta()),
+            statuses(Answer::meta())
+        );
+        assert_eq!(statuses(Answer::meta()), [Some(201), Some(404)]);
+        const { assert!(!Recorded::<Answer>::BAD_REQUEST_HANDLER) };
+        let _ = (Answer::Created(Json(1)), Answer::NotFound);
+    }
+
+    #[test]
+    fn a_failed_database_or_body_is_a_500() {
+        for error in [
+            DurableError::Database(sqlx::Error::PoolTimedOut),
+            DurableError::Body("gone".to_owned()),
+        ] {
+            assert_eq!(
+                poem::error::ResponseError::status(&error),
+                StatusCode::INTERNAL_SERVER_ERROR
+            );
+        }
+    }
 }

@@ -1045,4 +1045,181 @@ mod tests {
             ["executed", "replayed", "key_reuse"]
         );
     }
+
+    /// Durable operations through the guard, on SQLite: what a retry gets when the store no
+    /// longer has the answer (a process that died after its commit, a failover, a flush).
+    #[cfg(feature = "durable")]
+    mod durable {
+        use poem::web::Data;
+        use serde_json::{Value, json};
+        use sqlx::Row as _;
+
+        use super::*;
+        use crate::durable::tests::TestDatabase;
+        use crate::{OutcomeRecorder, Recorded};
+
+        /// Records an effect and commits its answer with it.
+        #[handler]
+        async fn make(
+            pool: Data<&sqlx::AnyPool>,
+            outcome: OutcomeRecorder,
+            body: Json<Value>,
+        ) -> poem::Result<Recorded<Json<Value>>> {
+            let mut tx = outcome.begin(&pool).await?;
+            sqlx::query("INSERT INTO effects (label) VALUES ('made')")
+                .execute(&mut *tx)
+                .await
+                .map_err(crate::DurableError::from)?;
+            Ok(tx.commit(Json(json!({ "made": body.0 }))).await?)
+        }
+
+        /// Like `make`, but answers 400 once an effect exists (a link already spent).
+        #[handler]
+        async fn spend(
+            pool: Data<&sqlx::AnyPool>,
+            outcome: OutcomeRecorder,
+        ) -> poem::Result<Recorded<Json<Value>>> {
+            let mut tx = outcome.begin(&pool).await?;
+            let spent: i64 = sqlx::query("SELECT COUNT(*) AS n FROM effects")
+                .fetch_one(&mut *tx)
+                .await
+                .and_then(|row| row.try_get("n"))
+                .map_err(crate::DurableError::from)?;
+            if spent > 0 {
+                return Err(poem::Error::from_status(StatusCode::BAD_REQUEST));
+            }
+            sqlx::query("INSERT INTO effects (label) VALUES ('spent')")
+                .execute(&mut *tx)
+                .await
+                .map_err(crate::DurableError::from)?;
+            Ok(tx.commit(Json(json!({ "spent": true }))).await?)
+        }
+
+        const DURABLE: GuardOptions = GuardOptions {
+            key_required: false,
+            on_store_failure: OnStoreFailure::Execute,
+            secured: false,
+            durable: true,
+        };
+
+        /// A fresh layer (an empty store) over `database`'s outcomes, and a client of it.
+        fn instance(database: &TestDatabase) -> (TestClient<impl Endpoint>, Arc<Idempotency>) {
+            let layer = Arc::new(
+                Idempotency::in_process(IdempotencySettings::default())
+                    .with_durable_outcomes(database.outcomes()),
+            );
+            let endpoint = Route::new()
+                .at("/things", post(guard(make, DURABLE)))
+                .at("/spend", post(guard(spend, DURABLE)))
+                .data(Arc::clone(&layer))
+                .data(database.pool.clone());
+            (TestClient::new(endpoint), layer)
+        }
+
+        async fn send(
+            client: &TestClient<impl Endpoint>,
+            path: &str,
+            body: Value,
+        ) -> poem::test::TestResponse {
+            client
+                .post(path)
+                .header(IDEMPOTENCY_KEY, "k")
+                .body_json(&body)
+                .send()
+                .await
+        }
+
+        #[tokio::test]
+        async fn a_first_execution_commits_its_answer_and_reads_nothing() {
+            let database = TestDatabase::create().await;
+            let (client, layer) = instance(&database);
+
+            send(&client, "/things", json!({ "a": 1 }))
+                .await
+                .assert_status_is_ok();
+
+            assert_eq!(layer.outcome_reads(), 0);
+            assert_eq!(layer.metrics().durable_claims, 1);
+            assert!(layer.durable_outcomes().is_some());
+            let kept: i64 = sqlx::query("SELECT COUNT(*) AS n FROM idempotency_outcomes")
+                .fetch_one(&database.pool)
+                .await
+                .and_then(|row| row.try_get("n"))
+                .unwrap();
+            assert_eq!(kept, 1, "the answer was committed with the effect");
+        }
+
+        #[tokio::test]
+        async fn a_retry_the_store_forgot_is_answered_from_the_database_once() {
+            let database = TestDatabase::create().await;
+            let (first_instance, _) = instance(&database);
+            let first = send(&first_instance, "/things", json!({ "a": 1 })).await;
+            first.assert_status_is_ok();
+            let first_body = first.0.into_body().into_string().await.unwrap();
+            let (survivor, layer) = instance(&database);
+
+            let retry = send(&survivor, "/things", json!({ "a": 1 })).await;
+
+            retry.assert_status_is_ok();
+            retry.assert_header(IDEMPOTENT_REPLAY, "true");
+            assert_eq!(retry.0.into_body().into_string().await.unwrap(), first_body);
+            assert_eq!(database.effects().await, 1, "the second effect rolled back");
+            let metrics = layer.metrics();
+            assert_eq!((metrics.recovered, metrics.replayed), (1, 1));
+            // The store keeps it now: the next retry is answered without the database.
+            let again = send(&survivor, "/things", json!({ "a": 1 })).await;
+            again.assert_header(IDEMPOTENT_REPLAY, "true");
+            assert_eq!(layer.outcome_reads(), 1);
+        }
+
+        #[tokio::test]
+        async fn another_payload_under_a_key_the_database_holds_is_a_422() {
+            let database = TestDatabase::create().await;
+            let (first_instance, _) = instance(&database);
+            send(&first_instance, "/things", json!({ "a": 1 })).await;
+            let (survivor, layer) = instance(&database);
+
+            let reuse = send(&survivor, "/things", json!({ "a": 2 })).await;
+
+            reuse.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+            assert_eq!(database.effects().await, 1);
+            assert_eq!(layer.metrics().key_reuse, 1);
+            // The key was released: a request with the first payload gets the first answer.
+            send(&survivor, "/things", json!({ "a": 1 }))
+                .await
+                .assert_header(IDEMPOTENT_REPLAY, "true");
+        }
+
+        #[tokio::test]
+        async fn a_retry_that_fails_on_its_own_first_effect_gets_the_first_answer() {
+            let database = TestDatabase::create().await;
+            let (first_instance, _) = instance(&database);
+            send(&first_instance, "/spend", json!({}))
+                .await
+                .assert_status_is_ok();
+            let (survivor, layer) = instance(&database);
+
+            let retry = send(&survivor, "/spend", json!({})).await;
+
+            retry.assert_status_is_ok();
+            retry.assert_header(IDEMPOTENT_REPLAY, "true");
+            assert_eq!(layer.metrics().recovered, 1);
+        }
+
+        #[tokio::test]
+        async fn a_failure_with_nothing_committed_is_answered_as_it_is() {
+            let database = TestDatabase::create().await;
+            sqlx::query("INSERT INTO effects (label) VALUES ('spent elsewhere')")
+                .execute(&database.pool)
+                .await
+                .unwrap();
+            let (client, layer) = instance(&database);
+
+            let refused = send(&client, "/spend", json!({})).await;
+
+            refused.assert_status(StatusCode::BAD_REQUEST);
+            assert_eq!(layer.metrics().recovered, 0);
+            assert_eq!(layer.outcome_reads(), 1, "a failure looks once");
+        }
+    }
 }

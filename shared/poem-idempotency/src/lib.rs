@@ -30,6 +30,8 @@ pub mod openapi;
 mod outage;
 pub mod settings;
 pub mod store;
+#[cfg(not(feature = "durable"))]
+mod without_durable;
 
 pub use poem_idempotency_macros::intents;
 
