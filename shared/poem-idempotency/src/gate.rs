@@ -320,4 +320,242 @@ mod tests {
             "{text}"
         );
     }
+
+    /// A service whose document says one thing and whose operations do another, on a real
+    /// socket: the gate must name each lie.
+    mod against_a_miswired_service {
+        use std::sync::Arc;
+
+        use poem::http::StatusCode;
+        use poem::listener::{Acceptor as _, Listener as _, TcpListener};
+        use poem::{EndpointExt as _, Request, Route, Server, handler, post};
+        use serde_json::{Value, json};
+
+        use super::*;
+        use crate::guard::{GuardOptions, guard};
+        use crate::host::Host;
+        use crate::{Idempotency, IdempotencySettings};
+
+        #[handler]
+        fn ok() -> &'static str {
+            "ok"
+        }
+
+        #[handler]
+        fn unauthorized() -> StatusCode {
+            StatusCode::UNAUTHORIZED
+        }
+
+        /// Refuses, before the key is read, a secured operation's request without a token.
+        struct TokenHost;
+
+        impl Host for TokenHost {
+            fn require_principal(&self, req: &Request) -> poem::Result<()> {
+                match req.header("authorization") {
+                    Some(_) => Ok(()),
+                    None => Err(poem::Error::from_status(StatusCode::UNAUTHORIZED)),
+                }
+            }
+        }
+
+        fn idempotent(path: &str, id: &str, extra: Value) -> (String, Value) {
+            let mut operation = json!({
+                "operationId": id,
+                "parameters": [{ "in": "header", "name": "Idempotency-Key" }],
+                "x-idempotency": {
+                    "intent": "idempotent",
+                    "effectOutsideDatabase": "a test effect",
+                },
+            });
+            for (key, value) in extra.as_object().into_iter().flatten() {
+                match key.as_str() {
+                    "durable" => operation["x-idempotency"]["durable"] = value.clone(),
+                    _ => operation[key] = value.clone(),
+                }
+            }
+            (path.to_owned(), json!({ "post": operation }))
+        }
+
+        /// Serves the routes under the document; the layer, for the gate's marks.
+        async fn serve(document: Value, routes: Route) -> (String, Arc<Idempotency>) {
+            let layer =
+                Idempotency::in_process(IdempotencySettings::default()).with_host(TokenHost);
+            serve_with(document, routes, Arc::new(layer)).await
+        }
+
+        async fn serve_with(
+            document: Value,
+            routes: Route,
+            layer: Arc<Idempotency>,
+        ) -> (String, Arc<Idempotency>) {
+            let document = document.to_string();
+            let app = routes
+                .at(
+                    "/openapi.json",
+                    poem::get(poem::endpoint::make_sync(move |_| document.clone())),
+                )
+                .data(Arc::clone(&layer));
+            let acceptor = TcpListener::bind("127.0.0.1:0")
+                .into_acceptor()
+                .await
+                .unwrap();
+            let address = acceptor.local_addr()[0].as_socket_addr().copied().unwrap();
+            tokio::spawn(Server::new_with_acceptor(acceptor).run(app));
+            (format!("http://{address}"), layer)
+        }
+
+        async fn failures(document: Value, routes: Route) -> Vec<String> {
+            let (base, layer) = serve(document, routes).await;
+            match check_idempotency_intents(&base, "a-token", || GuardMarks::of(&layer)).await {
+                Ok(()) => Vec::new(),
+                Err(failures) => failures,
+            }
+        }
+
+        fn paths(operations: Vec<(String, Value)>) -> Value {
+            json!({ "paths": operations.into_iter().collect::<serde_json::Map<_, _>>() })
+        }
+
+        #[tokio::test]
+        async fn a_document_that_matches_the_service_passes() {
+            let routes = Route::new()
+                .at("/guarded", post(guard(ok, GuardOptions::default())))
+                .at("/plain", post(ok));
+            let document = paths(vec![
+                idempotent("/guarded", "guarded", json!({})),
+                (
+                    "/plain".to_owned(),
+                    json!({ "post": { "operationId": "plain", "x-idempotency": { "intent": "non-idempotent", "justification": "a test" } } }),
+                ),
+            ]);
+
+            assert_eq!(failures(document, routes).await, Vec::<String>::new());
+        }
+
+        #[tokio::test]
+        async fn an_idempotent_operation_left_unguarded_and_a_guarded_one_declared_otherwise_fail()
+        {
+            let routes = Route::new()
+                .at("/unguarded", post(ok))
+                .at("/guarded", post(guard(ok, GuardOptions::default())));
+            let document = paths(vec![
+                idempotent("/unguarded", "unguarded", json!({})),
+                (
+                    "/guarded".to_owned(),
+                    json!({ "post": { "operationId": "guarded", "x-idempotency": { "intent": "non-idempotent", "justification": "a test" } } }),
+                ),
+            ]);
+
+            let failures = failures(document, routes).await;
+
+            assert_eq!(failures.len(), 2, "{failures:?}");
+            assert!(failures[0].contains("POST /guarded (guarded): goes through the idempotency guard, but is not documented as idempotent"), "{failures:?}");
+            assert!(failures[1].contains("POST /unguarded (unguarded): documented as idempotent (Idempotency-Key), but a request with a key did not go through the guard"), "{failures:?}");
+        }
+
+        #[tokio::test]
+        async fn a_secured_operation_that_answers_without_a_token_fails() {
+            let routes = Route::new().at("/open", post(guard(ok, GuardOptions::default())));
+            let document = paths(vec![idempotent(
+                "/open",
+                "open",
+                json!({ "security": [{ "bearer": [] }] }),
+            )]);
+
+            let failures = failures(document, routes).await;
+
+            assert_eq!(
+                failures,
+                ["POST /open (open): secured, but a request without a token answered 200 OK"]
+            );
+        }
+
+        #[tokio::test]
+        async fn a_secured_operation_whose_refusal_came_after_the_store_fails() {
+            // Its 401 comes from the handler, after the guard claimed the key anonymously.
+            let routes =
+                Route::new().at("/late", post(guard(unauthorized, GuardOptions::default())));
+            let document = paths(vec![idempotent(
+                "/late",
+                "late",
+                json!({ "security": [{ "bearer": [] }] }),
+            )]);
+
+            let failures = failures(document, routes).await;
+
+            assert_eq!(
+                failures,
+                [
+                    "POST /late (late): secured, but a keyed request without a token reached the idempotency store"
+                ]
+            );
+        }
+
+        #[tokio::test]
+        async fn a_secured_operation_refused_before_the_store_passes() {
+            let secured = GuardOptions {
+                secured: true,
+                ..GuardOptions::default()
+            };
+            let routes = Route::new().at("/secured", post(guard(ok, secured)));
+            let document = paths(vec![idempotent(
+                "/secured",
+                "secured",
+                json!({ "security": [{ "bearer": [] }] }),
+            )]);
+
+            assert_eq!(failures(document, routes).await, Vec::<String>::new());
+        }
+
+        #[cfg(feature = "durable")]
+        #[tokio::test]
+        async fn durability_documented_but_not_handed_over_and_the_reverse_fail() {
+            let database = crate::durable::tests::TestDatabase::create().await;
+            let durable = GuardOptions {
+                durable: true,
+                ..GuardOptions::default()
+            };
+            let routes = Route::new()
+                .at("/says-durable", post(guard(ok, GuardOptions::default())))
+                .at("/is-durable", post(guard(ok, durable)));
+            let document = paths(vec![
+                idempotent("/says-durable", "saysDurable", json!({ "durable": true })),
+                idempotent("/is-durable", "isDurable", json!({})),
+            ]);
+            let layer = Idempotency::in_process(IdempotencySettings::default())
+                .with_durable_outcomes(database.outcomes());
+            let (base, layer) = serve_with(document, routes, Arc::new(layer)).await;
+
+            let failures = check_idempotency_intents(&base, "", || GuardMarks::of(&layer))
+                .await
+                .expect_err("two lies");
+
+            assert_eq!(failures.len(), 2, "{failures:?}");
+            assert!(failures[0].contains("POST /is-durable (isDurable): commits its answer with its effect, but is not documented as durable"), "{failures:?}");
+            assert!(failures[1].contains("POST /says-durable (saysDurable): documented as durable, but a keyed request was not handed the means to commit its answer"), "{failures:?}");
+        }
+
+        #[tokio::test]
+        async fn a_document_without_operations_checks_nothing_and_says_so() {
+            let failures = failures(json!({ "paths": {} }), Route::new()).await;
+
+            assert_eq!(
+                failures,
+                ["the document lists no operations: nothing was checked"]
+            );
+        }
+
+        #[tokio::test]
+        #[should_panic(expected = "idempotency intents are wrong:\n  - POST /unguarded")]
+        async fn the_assertion_panics_naming_each_failure() {
+            let routes = Route::new().at("/unguarded", post(ok));
+            let (base, layer) = serve(
+                paths(vec![idempotent("/unguarded", "unguarded", json!({}))]),
+                routes,
+            )
+            .await;
+
+            assert_idempotency_intents(&base, "", || GuardMarks::of(&layer)).await;
+        }
+    }
 }
