@@ -54,9 +54,15 @@ impl IdempotencySettings {
         if self.lock_wait.is_zero() {
             return Err(("idempotency.lock_wait", "must be greater than 0"));
         }
-        if self.memory_max_entries == 0 || self.memory_max_bytes == 0 {
+        if self.memory_max_entries == 0 {
             return Err((
                 "idempotency.memory_max_entries",
+                "the in-process store needs room",
+            ));
+        }
+        if self.memory_max_bytes == 0 {
+            return Err((
+                "idempotency.memory_max_bytes",
                 "the in-process store needs room",
             ));
         }
@@ -87,9 +93,83 @@ mod tests {
 
     #[test]
     fn retention_is_stated_as_an_iso_8601_duration() {
+        let stated = |seconds: u64| {
+            IdempotencySettings {
+                retention: Duration::from_secs(seconds),
+                ..IdempotencySettings::default()
+            }
+            .retention_iso8601()
+        };
+
+        assert_eq!(IdempotencySettings::default().retention_iso8601(), "PT24H");
+        assert_eq!(stated(90 * 60 + 5), "PT1H30M5S");
+        assert_eq!(stated(2 * 3600 + 5), "PT2H5S");
+        assert_eq!(stated(61), "PT1M1S");
+        assert_eq!(stated(45), "PT45S");
+        assert_eq!(stated(0), "PT0S");
+    }
+
+    fn refused(change: impl FnOnce(&mut IdempotencySettings)) -> Option<&'static str> {
         let mut settings = IdempotencySettings::default();
-        assert_eq!(settings.retention_iso8601(), "PT24H");
-        settings.retention = Duration::from_secs(90 * 60 + 5);
-        assert_eq!(settings.retention_iso8601(), "PT1H30M5S");
+        change(&mut settings);
+        settings.validate().err().map(|(key, _)| key)
+    }
+
+    #[test]
+    fn the_defaults_are_valid() {
+        assert_eq!(IdempotencySettings::default().validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_lease_under_100_ms_is_refused() {
+        assert_eq!(
+            refused(|s| s.lock_ttl = Duration::from_millis(99)),
+            Some("idempotency.lock_ttl")
+        );
+        assert_eq!(refused(|s| s.lock_ttl = Duration::from_millis(100)), None);
+    }
+
+    #[test]
+    fn a_retention_shorter_than_the_lease_is_refused() {
+        let retention = |ms| {
+            refused(|s| {
+                s.lock_ttl = Duration::from_secs(1);
+                s.retention = Duration::from_millis(ms);
+            })
+        };
+        assert_eq!(retention(999), Some("idempotency.retention"));
+        assert_eq!(retention(1000), None);
+    }
+
+    #[test]
+    fn a_duplicate_must_be_allowed_to_wait() {
+        assert_eq!(
+            refused(|s| s.lock_wait = Duration::ZERO),
+            Some("idempotency.lock_wait")
+        );
+        assert_eq!(refused(|s| s.lock_wait = Duration::from_millis(1)), None);
+    }
+
+    #[test]
+    fn an_in_process_store_without_room_is_refused() {
+        assert_eq!(
+            refused(|s| s.memory_max_entries = 0),
+            Some("idempotency.memory_max_entries")
+        );
+        assert_eq!(
+            refused(|s| s.memory_max_bytes = 0),
+            Some("idempotency.memory_max_bytes")
+        );
+    }
+
+    #[test]
+    fn settings_read_durations_as_people_write_them() {
+        let settings: IdempotencySettings =
+            serde_json::from_str(r#"{ "retention": "1h 30m", "lock_wait": "250ms" }"#).unwrap();
+
+        assert_eq!(settings.retention, Duration::from_secs(5400));
+        assert_eq!(settings.lock_wait, Duration::from_millis(250));
+        assert_eq!(settings.lock_ttl, IdempotencySettings::default().lock_ttl);
+        assert!(serde_json::from_str::<IdempotencySettings>(r#"{ "retentoin": "1h" }"#).is_err());
     }
 }
