@@ -214,6 +214,75 @@ mod tests {
         assert_eq!(address.scope_subject(), "anon:10.0.0.1");
     }
 
+    #[test]
+    fn each_refusal_has_its_type_status_and_title() {
+        let kinds = [
+            ProblemKind::KeyInvalid,
+            ProblemKind::KeyMissing,
+            ProblemKind::KeyReuse,
+            ProblemKind::InProgress,
+            ProblemKind::StoreUnavailable,
+        ];
+
+        let described: Vec<(&str, u16, &str)> = kinds
+            .into_iter()
+            .map(|kind| (kind.type_uri(), kind.status().as_u16(), kind.title()))
+            .collect();
+
+        assert_eq!(
+            described,
+            [
+                (
+                    "/problems/idempotency-key-invalid",
+                    400,
+                    "Invalid Idempotency-Key"
+                ),
+                (
+                    "/problems/idempotency-key-missing",
+                    400,
+                    "Idempotency-Key required"
+                ),
+                (
+                    "/problems/idempotency-key-reuse",
+                    422,
+                    "Idempotency-Key reuse"
+                ),
+                (
+                    "/problems/idempotency-request-in-progress",
+                    409,
+                    "Request in progress"
+                ),
+                (
+                    "/problems/idempotency-store-unavailable",
+                    503,
+                    "Idempotency store unavailable"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_default_host_lets_every_caller_through_to_the_operation() {
+        // Its scope by peer address is tried over a socket in the crate's tests (tests/orders.rs).
+        let request = Request::builder().finish();
+
+        assert!(DefaultHost.require_principal(&request).is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_problem_without_retry_after_sends_none() {
+        let problem = IdempotencyProblem {
+            kind: ProblemKind::KeyReuse,
+            detail: "Use a new key.".to_owned(),
+            retry_after_seconds: None,
+        };
+
+        let response = DefaultHost.problem(&problem);
+
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(response.headers().get(header::RETRY_AFTER).is_none());
+    }
+
     #[tokio::test]
     async fn the_default_problem_is_rfc_9457_json_with_retry_after() {
         let problem = IdempotencyProblem {

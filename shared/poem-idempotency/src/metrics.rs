@@ -193,3 +193,55 @@ impl Metrics {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_event_counts_in_its_own_counter_once() {
+        let metrics = Metrics::default();
+        let events: [(&dyn Fn(&Metrics), fn(&MetricsSnapshot) -> u64); 11] = [
+            (&Metrics::executed, |s| s.executed),
+            (&Metrics::replayed, |s| s.replayed),
+            (&Metrics::conflict, |s| s.conflict),
+            (&Metrics::key_reuse, |s| s.key_reuse),
+            (&|m: &Metrics| m.degraded(FaultStep::Claim), |s| s.degraded),
+            (&Metrics::lease_lost, |s| s.lease_lost),
+            (&Metrics::completed_after_disconnect, |s| {
+                s.completed_after_disconnect
+            }),
+            (&Metrics::rejected_store_unavailable, |s| {
+                s.rejected_store_unavailable
+            }),
+            (&Metrics::recovered, |s| s.recovered),
+            (&Metrics::durable_claim, |s| s.durable_claims),
+            (&Metrics::too_large_to_keep, |s| s.too_large_to_keep),
+        ];
+
+        for (i, (event, _)) in events.iter().enumerate() {
+            for _ in 0..=i {
+                event(&metrics);
+            }
+        }
+
+        let snapshot = metrics.snapshot();
+        for (i, (_, read)) in events.iter().enumerate() {
+            assert_eq!(read(&snapshot), i as u64 + 1, "counter {i}");
+        }
+    }
+
+    #[test]
+    fn a_fault_names_its_step() {
+        let steps = [
+            FaultStep::Claim,
+            FaultStep::Renew,
+            FaultStep::Complete,
+            FaultStep::Release,
+        ];
+
+        let names: Vec<&str> = steps.into_iter().map(FaultStep::as_str).collect();
+
+        assert_eq!(names, ["claim", "renew", "complete", "release"]);
+    }
+}
