@@ -198,10 +198,13 @@ impl Metrics {
 mod tests {
     use super::*;
 
+    /// An event, and how the snapshot reads its counter.
+    type Event<'a> = (&'a dyn Fn(&Metrics), fn(&MetricsSnapshot) -> u64);
+
     #[test]
     fn each_event_counts_in_its_own_counter_once() {
         let metrics = Metrics::default();
-        let events: [(&dyn Fn(&Metrics), fn(&MetricsSnapshot) -> u64); 11] = [
+        let events: [Event<'_>; 11] = [
             (&Metrics::executed, |s| s.executed),
             (&Metrics::replayed, |s| s.replayed),
             (&Metrics::conflict, |s| s.conflict),
