@@ -459,7 +459,8 @@ fn unix_ms() -> i64 {
         })
 }
 
-#[cfg(all(test, feature = "durable"))]
+#[cfg(test)]
+#[cfg(feature = "durable")]
 pub(crate) mod tests {
     use poem::http::StatusCode;
     use poem_openapi::payload::Json;
@@ -639,7 +640,17 @@ pub(crate) mod tests {
     async fn a_kept_outcome_expires_after_the_retention() {
         let database = TestDatabase::create().await;
         let pending = pending("k", "{}", Duration::from_secs(3600), 1024);
-        let before = unix_ms();
+        // The wall clock read here, not through the code under test.
+        let wall_clock_ms = || {
+            i64::try_from(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_millis(),
+            )
+            .unwrap()
+        };
+        let before = wall_clock_ms();
 
         effect_then_commit(&database, &recorder(&pending), created())
             .await
@@ -746,11 +757,17 @@ pub(crate) mod tests {
         assert_eq!(with.pending.map(|p| p.scope), Some(pending.scope));
     }
 
+    /// What the answer carries: a schema the document must list.
+    #[derive(poem_openapi::Object)]
+    struct Made {
+        id: i32,
+    }
+
     #[derive(poem_openapi::ApiResponse)]
     enum Answer {
         /// Made.
         #[oai(status = 201)]
-        Created(Json<i32>),
+        Created(Json<Made>),
         /// Not there.
         #[oai(status = 404)]
         NotFound,
@@ -768,13 +785,18 @@ pub(crate) mod tests {
 
         <Recorded<Answer> as ApiResponse>::register(&mut registry);
 
+        assert!(
+            registry.schemas.contains_key("Made"),
+            "the answer's schema is registered"
+        );
+
         assert_eq!(
             statuses(Recorded::<Answer>::meta()),
             statuses(Answer::meta())
         );
         assert_eq!(statuses(Answer::meta()), [Some(201), Some(404)]);
         const { assert!(!Recorded::<Answer>::BAD_REQUEST_HANDLER) };
-        let _ = (Answer::Created(Json(1)), Answer::NotFound);
+        let _ = (Answer::Created(Json(Made { id: 1 })), Answer::NotFound);
     }
 
     #[test]

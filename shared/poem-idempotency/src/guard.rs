@@ -1206,6 +1206,78 @@ mod tests {
             assert_eq!(layer.metrics().recovered, 1);
         }
 
+        /// Collects the messages of error events.
+        #[derive(Clone, Default)]
+        struct Errors(Arc<std::sync::Mutex<Vec<String>>>);
+
+        impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Errors {
+            fn on_event(
+                &self,
+                event: &tracing::Event<'_>,
+                _context: tracing_subscriber::layer::Context<'_, S>,
+            ) {
+                struct Message(String);
+                impl tracing::field::Visit for Message {
+                    fn record_debug(
+                        &mut self,
+                        field: &tracing::field::Field,
+                        value: &dyn std::fmt::Debug,
+                    ) {
+                        if field.name() == "message" {
+                            self.0 = format!("{value:?}");
+                        }
+                    }
+                }
+                if *event.metadata().level() == tracing::Level::ERROR {
+                    let mut message = Message(String::new());
+                    event.record(&mut message);
+                    self.0.lock().unwrap().push(message.0);
+                }
+            }
+        }
+
+        #[tokio::test]
+        async fn a_durable_operation_that_records_nothing_is_reported_and_still_kept_in_the_store()
+        {
+            let errors = Errors::default();
+            let _scope = tracing::subscriber::set_default(
+                tracing_subscriber::registry().with(errors.clone()),
+            );
+            let database = TestDatabase::create().await;
+            let layer = Arc::new(
+                Idempotency::in_process(IdempotencySettings::default())
+                    .with_durable_outcomes(database.outcomes()),
+            );
+            let client = TestClient::new(
+                Route::new()
+                    .at("/forgets", post(guard(created, DURABLE)))
+                    .at("/records", post(guard(make, DURABLE)))
+                    .data(Arc::clone(&layer))
+                    .data(database.pool.clone()),
+            );
+
+            send(&client, "/records", json!({}))
+                .await
+                .assert_status_is_ok();
+            assert!(
+                errors.0.lock().unwrap().is_empty(),
+                "recording is not reported"
+            );
+            send(&client, "/forgets", json!({}))
+                .await
+                .assert_status_is_ok();
+
+            let errors = errors.0.lock().unwrap().clone();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert!(
+                errors[0].contains("declared durable answered without recording"),
+                "{errors:?}"
+            );
+            send(&client, "/forgets", json!({}))
+                .await
+                .assert_header(IDEMPOTENT_REPLAY, "true");
+        }
+
         #[tokio::test]
         async fn a_failure_with_nothing_committed_is_answered_as_it_is() {
             let database = TestDatabase::create().await;
