@@ -1011,6 +1011,75 @@ mod tests {
         );
     }
 
+    #[test]
+    fn an_idempotent_declaration_becomes_the_guard_s_options_and_a_non_idempotent_one_none() {
+        let declared = Intent::Idempotent {
+            key_required: true,
+            on_store_failure: OnStoreFailure::Reject,
+            effect: crate::intent::Effect::OutsideDatabase("a test effect"),
+        };
+
+        assert_eq!(
+            GuardOptions::declared(declared, true),
+            Some(GuardOptions {
+                key_required: true,
+                on_store_failure: OnStoreFailure::Reject,
+                secured: true,
+                durable: false,
+            })
+        );
+        assert_eq!(
+            GuardOptions::declared(Intent::IDEMPOTENT, false).map(|o| (o.durable, o.secured)),
+            Some((true, false))
+        );
+        assert_eq!(
+            GuardOptions::declared(
+                Intent::NonIdempotent {
+                    justification: "a test"
+                },
+                true
+            ),
+            None
+        );
+    }
+
+    #[tokio::test]
+    async fn an_inherited_intent_guards_exactly_the_idempotent_operations() {
+        let layer = Arc::new(Idempotency::in_process(IdempotencySettings::default()));
+        let idempotent = Intent::Idempotent {
+            key_required: false,
+            on_store_failure: OnStoreFailure::Execute,
+            effect: crate::intent::Effect::OutsideDatabase("a test effect"),
+        };
+        let client = TestClient::new(
+            Route::new()
+                .at("/guarded", post(guard_declared(created, idempotent, false)))
+                .at(
+                    "/plain",
+                    post(guard_declared(
+                        created,
+                        Intent::NonIdempotent {
+                            justification: "a test",
+                        },
+                        false,
+                    )),
+                )
+                .data(Arc::clone(&layer)),
+        );
+        let send = |path: &'static str| client.post(path).header(IDEMPOTENCY_KEY, "k").send();
+
+        send("/plain").await.assert_status_is_ok();
+        assert_eq!(layer.store().operations(), 0);
+        send("/guarded").await.assert_status_is_ok();
+        send("/guarded")
+            .await
+            .assert_header(IDEMPOTENT_REPLAY, "true");
+        assert_eq!(
+            layer.settings().retention,
+            IdempotencySettings::default().retention
+        );
+    }
+
     #[tokio::test]
     async fn the_request_span_carries_the_outcome() {
         let outcomes = RecordedOutcomes::default();

@@ -493,6 +493,75 @@ async fn with_redis_down_a_keyed_request_executes_unguarded() {
     assert_eq!(retry.status, StatusCode::CREATED);
     assert!(!retry.replayed);
     assert_eq!(orders.orders().await.len(), 2, "fail-open: no guard");
+    assert_eq!(orders.layer.metrics().degraded, 2, "each is counted");
+    assert_eq!(
+        orders.layer.store_outages(),
+        1,
+        "one outage, however many requests"
+    );
+}
+
+/// Sends a keyed shipment, then resets the connection after `patience`: the client goes away
+/// mid-request, as one whose process died or whose network dropped would (a reset, not a
+/// polite close, is what makes the server drop the request).
+async fn ship_and_hang_up(orders: &Orders, patience: Duration) {
+    use tokio::io::AsyncWriteExt as _;
+    let address = orders.base.trim_start_matches("http://");
+    let mut connection = TcpStream::connect(address).await.expect("a connection");
+    connection
+        .write_all(
+            b"POST /orders/1/ship HTTP/1.1\r\nHost: orders\r\nIdempotency-Key: ship-1\r\nContent-Length: 0\r\n\r\n",
+        )
+        .await
+        .expect("the request is sent");
+    tokio::time::sleep(patience).await;
+    // Deprecated for blocking on drop, which a zero linger never does: it resets at once.
+    #[allow(deprecated)]
+    connection.set_linger(Some(Duration::ZERO)).expect("linger");
+    drop(connection);
+    // The server notices the reset on its next read: wait until it has rescued the execution.
+    let noticed = async {
+        while orders.layer.abandoned_executions_running() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), noticed)
+        .await
+        .expect("the execution goes on without its client");
+}
+
+#[tokio::test]
+async fn a_client_that_hangs_up_gets_the_finished_answer_on_retry() {
+    let orders = Setup::new(StoreKind::InProcess)
+        .shipping_takes(Duration::from_millis(600))
+        .start()
+        .await;
+    orders.create(None, "lamp").await;
+
+    ship_and_hang_up(&orders, Duration::from_millis(100)).await;
+    // The execution goes on without its client, and shutdown waits for it.
+    assert!(orders.layer.drain(Duration::from_secs(5)).await);
+    let retry = orders.ship("ship-1").await;
+
+    assert!(retry.replayed, "{retry:?}");
+    assert_eq!(retry.body["shipments"], 1);
+    assert_eq!(orders.layer.abandoned_executions_running(), 0);
+    assert_eq!(orders.layer.metrics().completed_after_disconnect, 1);
+}
+
+#[tokio::test]
+async fn a_drain_shorter_than_the_abandoned_execution_says_it_did_not_finish() {
+    let orders = Setup::new(StoreKind::InProcess)
+        .shipping_takes(Duration::from_secs(2))
+        .start()
+        .await;
+    orders.create(None, "lamp").await;
+    ship_and_hang_up(&orders, Duration::from_millis(100)).await;
+
+    let drained = orders.layer.drain(Duration::from_millis(100)).await;
+
+    assert!(!drained);
+    assert_eq!(orders.layer.abandoned_executions_running(), 1);
 }
 
 #[tokio::test]
