@@ -1080,6 +1080,130 @@ mod tests {
         );
     }
 
+    /// Collects the level and message of every event.
+    #[derive(Clone, Default)]
+    struct Logged(Arc<Mutex<Vec<(tracing::Level, String)>>>);
+
+    impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Logged {
+        fn on_event(
+            &self,
+            event: &tracing::Event<'_>,
+            _context: tracing_subscriber::layer::Context<'_, S>,
+        ) {
+            struct Message(String);
+            impl tracing::field::Visit for Message {
+                fn record_debug(
+                    &mut self,
+                    field: &tracing::field::Field,
+                    value: &dyn std::fmt::Debug,
+                ) {
+                    if field.name() == "message" {
+                        self.0 = format!("{value:?}");
+                    }
+                }
+            }
+            let mut message = Message(String::new());
+            event.record(&mut message);
+            self.0
+                .lock()
+                .unwrap()
+                .push((*event.metadata().level(), message.0));
+        }
+    }
+
+    impl Logged {
+        fn at(&self, level: tracing::Level) -> Vec<String> {
+            let logged = self.0.lock().unwrap();
+            logged
+                .iter()
+                .filter(|(at, _)| *at == level)
+                .map(|(_, message)| message.clone())
+                .collect()
+        }
+    }
+
+    #[handler]
+    fn no_content() -> StatusCode {
+        StatusCode::NO_CONTENT
+    }
+
+    #[handler]
+    fn text() -> &'static str {
+        "plain text"
+    }
+
+    /// A JSON body of exactly `size` bytes (`size` at least 2).
+    #[handler]
+    fn json_of(size: poem::web::Path<usize>) -> poem::Response {
+        let body = format!("\"{}\"", "x".repeat(size.0 - 2));
+        poem::Response::builder()
+            .content_type("application/json")
+            .body(body)
+    }
+
+    /// A layer keeping answers of up to `max_bytes`, over routes answering in several ways.
+    fn answering(max_bytes: usize) -> (TestClient<impl Endpoint>, Arc<Idempotency>) {
+        let layer = Arc::new(Idempotency::in_process(IdempotencySettings {
+            max_response_bytes: max_bytes,
+            ..IdempotencySettings::default()
+        }));
+        let endpoint = Route::new()
+            .at("/no-content", post(idempotent(no_content)))
+            .at("/text", post(idempotent(text)))
+            .at("/json/:size", post(idempotent(json_of)))
+            .data(Arc::clone(&layer));
+        (TestClient::new(endpoint), layer)
+    }
+
+    /// Sends a request twice with a key of its own; whether the second was a replay.
+    async fn replayed_the_second_time(client: &TestClient<impl Endpoint>, path: &str) -> bool {
+        let send = || client.post(path).header(IDEMPOTENCY_KEY, path).send();
+        let first = send().await;
+        assert!(first.0.status().is_success(), "{:?}", first.0.status());
+        let second = send().await;
+        second.0.headers().contains_key(IDEMPOTENT_REPLAY)
+    }
+
+    #[tokio::test]
+    async fn a_body_less_answer_is_kept_and_a_non_json_one_is_not() {
+        let (client, layer) = answering(1024);
+
+        assert!(replayed_the_second_time(&client, "/no-content").await);
+        assert!(!replayed_the_second_time(&client, "/text").await);
+        assert_eq!(layer.metrics().executed, 3);
+    }
+
+    #[tokio::test]
+    async fn an_answer_of_exactly_the_limit_is_kept_and_one_byte_more_is_not() {
+        let (client, layer) = answering(64);
+
+        assert!(
+            replayed_the_second_time(&client, "/json/64").await,
+            "64 bytes fit in 64"
+        );
+        assert!(
+            !replayed_the_second_time(&client, "/json/65").await,
+            "65 do not"
+        );
+        assert_eq!(layer.metrics().too_large_to_keep, 2);
+    }
+
+    #[tokio::test]
+    async fn an_answer_too_large_to_keep_is_warned_about_once_per_process() {
+        let logged = Logged::default();
+        let _scope =
+            tracing::subscriber::set_default(tracing_subscriber::registry().with(logged.clone()));
+        let (client, layer) = answering(8);
+
+        replayed_the_second_time(&client, "/json/9").await;
+        replayed_the_second_time(&client, "/json/10").await;
+
+        assert_eq!(layer.metrics().too_large_to_keep, 4);
+        let warnings = logged.at(tracing::Level::WARN);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("max_response_bytes"), "{warnings:?}");
+    }
+
     #[tokio::test]
     async fn the_request_span_carries_the_outcome() {
         let outcomes = RecordedOutcomes::default();
@@ -1275,42 +1399,12 @@ mod tests {
             assert_eq!(layer.metrics().recovered, 1);
         }
 
-        /// Collects the messages of error events.
-        #[derive(Clone, Default)]
-        struct Errors(Arc<std::sync::Mutex<Vec<String>>>);
-
-        impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Errors {
-            fn on_event(
-                &self,
-                event: &tracing::Event<'_>,
-                _context: tracing_subscriber::layer::Context<'_, S>,
-            ) {
-                struct Message(String);
-                impl tracing::field::Visit for Message {
-                    fn record_debug(
-                        &mut self,
-                        field: &tracing::field::Field,
-                        value: &dyn std::fmt::Debug,
-                    ) {
-                        if field.name() == "message" {
-                            self.0 = format!("{value:?}");
-                        }
-                    }
-                }
-                if *event.metadata().level() == tracing::Level::ERROR {
-                    let mut message = Message(String::new());
-                    event.record(&mut message);
-                    self.0.lock().unwrap().push(message.0);
-                }
-            }
-        }
-
         #[tokio::test]
         async fn a_durable_operation_that_records_nothing_is_reported_and_still_kept_in_the_store()
         {
-            let errors = Errors::default();
+            let logged = Logged::default();
             let _scope = tracing::subscriber::set_default(
-                tracing_subscriber::registry().with(errors.clone()),
+                tracing_subscriber::registry().with(logged.clone()),
             );
             let database = TestDatabase::create().await;
             let layer = Arc::new(
@@ -1329,14 +1423,14 @@ mod tests {
                 .await
                 .assert_status_is_ok();
             assert!(
-                errors.0.lock().unwrap().is_empty(),
+                logged.at(tracing::Level::ERROR).is_empty(),
                 "recording is not reported"
             );
             send(&client, "/forgets", json!({}))
                 .await
                 .assert_status_is_ok();
 
-            let errors = errors.0.lock().unwrap().clone();
+            let errors = logged.at(tracing::Level::ERROR);
             assert_eq!(errors.len(), 1, "{errors:?}");
             assert!(
                 errors[0].contains("declared durable answered without recording"),
@@ -1345,6 +1439,46 @@ mod tests {
             send(&client, "/forgets", json!({}))
                 .await
                 .assert_header(IDEMPOTENT_REPLAY, "true");
+        }
+
+        /// Meets the committed answer of its key, then the sweep deletes that answer before the
+        /// guard looks for it.
+        #[handler]
+        async fn superseded_then_swept(
+            pool: Data<&sqlx::AnyPool>,
+            outcome: OutcomeRecorder,
+        ) -> poem::Result<Recorded<Json<Value>>> {
+            let tx = outcome.begin(&pool).await?;
+            let superseded = tx.commit(Json(json!({ "late": true }))).await;
+            sqlx::query("DELETE FROM idempotency_outcomes")
+                .execute(*pool)
+                .await
+                .map_err(crate::DurableError::from)?;
+            Ok(superseded?)
+        }
+
+        #[tokio::test]
+        async fn a_superseded_execution_whose_committed_answer_is_gone_is_told_to_retry() {
+            let database = TestDatabase::create().await;
+            let (first_instance, _) = instance(&database);
+            send(&first_instance, "/things", json!({})).await;
+            let layer = Arc::new(
+                Idempotency::in_process(IdempotencySettings::default())
+                    .with_durable_outcomes(database.outcomes()),
+            );
+            let survivor = TestClient::new(
+                Route::new()
+                    .at("/things", post(guard(superseded_then_swept, DURABLE)))
+                    .data(Arc::clone(&layer))
+                    .data(database.pool.clone()),
+            );
+
+            let answer = send(&survivor, "/things", json!({})).await;
+
+            answer.assert_status(StatusCode::CONFLICT);
+            answer.assert_header(header::RETRY_AFTER, "1");
+            answer.assert_content_type("application/problem+json");
+            assert_eq!(layer.metrics().conflict, 1);
         }
 
         #[tokio::test]

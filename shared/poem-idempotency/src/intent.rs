@@ -164,3 +164,97 @@ tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M);
 tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
 tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
 tuple_intents!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BLANKS: [&str; 3] = ["", " ", " \t\n "];
+
+    #[test]
+    fn a_justification_with_words_is_accepted_whatever_surrounds_them() {
+        for justification in ["why", "  why  ", "\twhy"] {
+            let intent = Intent::NonIdempotent { justification };
+
+            assert_eq!(Intent::checked(intent), intent);
+        }
+        assert_eq!(Intent::checked(Intent::IDEMPOTENT), Intent::IDEMPOTENT);
+    }
+
+    #[test]
+    fn a_blank_justification_is_refused() {
+        for justification in BLANKS {
+            let checked = std::panic::catch_unwind(|| {
+                Intent::checked(Intent::NonIdempotent { justification })
+            });
+            assert!(checked.is_err(), "{justification:?} explains nothing");
+        }
+    }
+
+    #[test]
+    fn a_blank_effect_outside_the_database_is_refused() {
+        for what in BLANKS {
+            let checked = std::panic::catch_unwind(|| {
+                Intent::checked(Intent::Idempotent {
+                    key_required: false,
+                    on_store_failure: OnStoreFailure::Execute,
+                    effect: Effect::OutsideDatabase(what),
+                })
+            });
+            assert!(checked.is_err(), "{what:?} says nothing");
+        }
+    }
+
+    #[test]
+    fn only_an_idempotent_intent_with_its_effect_in_the_database_is_durable() {
+        let outside = Intent::Idempotent {
+            key_required: false,
+            on_store_failure: OnStoreFailure::Execute,
+            effect: Effect::OutsideDatabase("a mail"),
+        };
+
+        assert!(Intent::IDEMPOTENT.is_durable());
+        assert!(!outside.is_durable());
+        assert!(
+            !Intent::NonIdempotent {
+                justification: "why"
+            }
+            .is_durable()
+        );
+    }
+
+    #[test]
+    fn a_tuple_of_apis_declares_every_api_s_intents_in_order() {
+        struct First;
+        struct Second;
+        impl DeclaredIntents for First {
+            fn declared_intents() -> Vec<OperationIntent> {
+                vec![OperationIntent {
+                    operation_id: "first",
+                    method: "POST",
+                    path: "/a",
+                    intent: Intent::IDEMPOTENT,
+                }]
+            }
+        }
+        impl DeclaredIntents for Second {
+            fn declared_intents() -> Vec<OperationIntent> {
+                vec![OperationIntent {
+                    operation_id: "second",
+                    method: "DELETE",
+                    path: "/b",
+                    intent: Intent::NonIdempotent {
+                        justification: "why",
+                    },
+                }]
+            }
+        }
+
+        let ids: Vec<&str> = <(First, Second, ())>::declared_intents()
+            .iter()
+            .map(|intent| intent.operation_id)
+            .collect();
+
+        assert_eq!(ids, ["first", "second"]);
+    }
+}
