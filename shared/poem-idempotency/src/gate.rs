@@ -92,7 +92,7 @@ pub async fn check_idempotency_intents(
                 "Idempotency-Key",
                 format!("intent-gate-{}", hex::encode(rand::random::<[u8; 8]>())),
             );
-            if UNSAFE_METHODS.contains(&operation.method.as_str()) && operation.method != "delete" {
+            if takes_a_body(&operation.method) {
                 request = request.json(&serde_json::json!({}));
             }
             request
@@ -158,6 +158,11 @@ pub async fn check_idempotency_intents(
     } else {
         Err(failures)
     }
+}
+
+/// Whether the gate's probe of a `method` operation carries a (JSON) body.
+fn takes_a_body(method: &str) -> bool {
+    matches!(method, "post" | "put" | "patch")
 }
 
 /// [`check_idempotency_intents`], panicking with every failure.
@@ -284,6 +289,13 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_probe_carries_a_body_where_the_method_takes_one() {
+        let with_body: Vec<&str> = METHODS.into_iter().filter(|m| takes_a_body(m)).collect();
+
+        assert_eq!(with_body, ["post", "put", "patch"]);
+    }
+
+    #[test]
     fn path_parameters_are_filled() {
         assert_eq!(
             fill_path_parameters("/a/{id}/b/{x}"),
@@ -319,6 +331,41 @@ mod tests {
             text.contains("GET /x (safe): documents the Idempotency-Key header"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn only_the_idempotency_key_header_counts_and_a_store_only_operation_names_its_effect() {
+        let document = json!({ "paths": {
+            "/other-header": { "post": {
+                "operationId": "otherHeader",
+                "parameters": [
+                    { "in": "header", "name": "If-Match" },
+                    { "in": "query", "name": "Idempotency-Key" }
+                ],
+                "x-idempotency": { "intent": "idempotent", "durable": true }
+            } },
+            "/unnamed-effect": { "post": {
+                "operationId": "unnamedEffect",
+                "parameters": [{ "in": "header", "name": "idempotency-key" }],
+                "x-idempotency": { "intent": "idempotent", "effectOutsideDatabase": " " }
+            } },
+            "/fine": { "post": {
+                "operationId": "fine",
+                "parameters": [{ "in": "header", "name": "Idempotency-Key" }],
+                "x-idempotency": { "intent": "idempotent", "effectOutsideDatabase": "a mail" }
+            } }
+        }});
+
+        let (operations, failures) = check_document(&document);
+
+        assert_eq!(
+            failures,
+            [
+                "POST /other-header (otherHeader): declared idempotent but does not document the Idempotency-Key header",
+                "POST /unnamed-effect (unnamedEffect): not durable, but does not say what its effect outside the database is",
+            ]
+        );
+        assert_eq!(operations.len(), 3);
     }
 
     /// A service whose document says one thing and whose operations do another, on a real
