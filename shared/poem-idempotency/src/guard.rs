@@ -1483,6 +1483,10 @@ mod tests {
 
         #[tokio::test]
         async fn a_failure_with_nothing_committed_is_answered_as_it_is() {
+            let logged = Logged::default();
+            let _scope = tracing::subscriber::set_default(
+                tracing_subscriber::registry().with(logged.clone()),
+            );
             let database = TestDatabase::create().await;
             sqlx::query("INSERT INTO effects (label) VALUES ('spent elsewhere')")
                 .execute(&database.pool)
@@ -1494,6 +1498,10 @@ mod tests {
 
             refused.assert_status(StatusCode::BAD_REQUEST);
             assert_eq!(layer.metrics().recovered, 0);
+            assert!(
+                logged.at(tracing::Level::ERROR).is_empty(),
+                "a failure is not a missing record"
+            );
             assert_eq!(layer.outcome_reads(), 1, "a failure looks once");
         }
     }

@@ -332,6 +332,74 @@ mod tests {
     use super::*;
 
     #[test]
+    fn durations_read_as_people_write_them() {
+        let stated = |ms: u64| humanize(std::time::Duration::from_millis(ms));
+
+        assert_eq!(stated(24 * 3_600_000), "24h");
+        assert_eq!(stated(2 * 3_600_000), "2h");
+        assert_eq!(stated(5_405_000), "1h 30m 5s");
+        assert_eq!(stated(3_605_000), "1h 5s");
+        assert_eq!(stated(61_000), "1m 1s");
+        assert_eq!(stated(120_000), "2m");
+        assert_eq!(stated(5_000), "5s");
+        assert_eq!(stated(250), "250ms");
+        assert_eq!(stated(0), "0ms");
+    }
+
+    #[test]
+    fn a_status_listed_already_gains_the_meaning_once() {
+        let mut responses = Map::new();
+        responses.insert("409".into(), json!({ "description": "The name is taken." }));
+
+        document_problem(
+            &mut responses,
+            StatusCode::CONFLICT,
+            "A request is running.",
+        );
+        document_problem(
+            &mut responses,
+            StatusCode::CONFLICT,
+            "A request is running.",
+        );
+        document_problem(
+            &mut responses,
+            StatusCode::BAD_REQUEST,
+            "The key is malformed.",
+        );
+
+        assert_eq!(
+            responses["409"]["description"],
+            "The name is taken. Or: A request is running."
+        );
+        assert_eq!(responses["400"]["description"], "The key is malformed.");
+        assert_eq!(
+            responses["400"]["content"][PROBLEM_JSON]["schema"]["$ref"],
+            "#/components/schemas/Problem"
+        );
+    }
+
+    #[test]
+    fn a_document_with_its_own_problem_schema_keeps_it() {
+        let mut own = json!({
+            "paths": {},
+            "components": { "schemas": { "Problem": { "title": "the service's own" } } }
+        });
+        let mut without = json!({ "paths": {} });
+
+        add_problem_schema(&mut own);
+        add_problem_schema(&mut without);
+
+        assert_eq!(
+            own["components"]["schemas"]["Problem"]["title"],
+            "the service's own"
+        );
+        assert_eq!(
+            without["components"]["schemas"]["Problem"]["required"],
+            json!(["type", "title", "status"])
+        );
+    }
+
+    #[test]
     fn every_form_of_key_the_pattern_documents_parses() {
         // One value per branch of KEY_PATTERN; the parser's own tests cover what it refuses.
         for value in [

@@ -241,6 +241,123 @@ impl std::fmt::Debug for Store {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::key::ClientKey;
+
+    fn store() -> Store {
+        Store::Memory(Arc::new(MemoryStore::new(100, 1 << 20)))
+    }
+
+    fn scope() -> ScopeKey {
+        ScopeKey::derive(
+            "user",
+            "POST",
+            "/a",
+            &ClientKey::parse("k").unwrap().unwrap(),
+        )
+    }
+
+    fn fingerprint() -> Fingerprint {
+        Fingerprint::of(b"{}", Some("application/json"), "")
+    }
+
+    const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+
+    #[tokio::test(start_paused = true)]
+    async fn a_lease_longer_than_a_year_lasts_a_year() {
+        let store = store();
+        store
+            .claim(&scope(), &fingerprint(), 10 * 365 * DAY)
+            .await
+            .unwrap();
+
+        tokio::time::advance(364 * DAY).await;
+        assert_eq!(
+            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
+            Claim::InFlight
+        );
+        tokio::time::advance(2 * DAY).await;
+        assert!(matches!(
+            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
+            Claim::Acquired(_)
+        ));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_retention_longer_than_a_year_lasts_a_year() {
+        let store = store();
+        let Claim::Acquired(token) = store.claim(&scope(), &fingerprint(), DAY).await.unwrap()
+        else {
+            panic!("a first claim acquires");
+        };
+        let response = StoredResponse {
+            status: 201,
+            content_type: None,
+            location: None,
+            etag: None,
+            body: Bytes::new(),
+        };
+        store
+            .complete(&scope(), &token, &response, 10 * 365 * DAY)
+            .await
+            .unwrap();
+
+        tokio::time::advance(364 * DAY).await;
+        assert!(matches!(
+            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
+            Claim::Completed(_)
+        ));
+        tokio::time::advance(2 * DAY).await;
+        assert!(matches!(
+            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
+            Claim::Acquired(_)
+        ));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_renewal_longer_than_a_year_lasts_a_year() {
+        let store = store();
+        let Claim::Acquired(token) = store.claim(&scope(), &fingerprint(), DAY).await.unwrap()
+        else {
+            panic!("a first claim acquires");
+        };
+
+        assert!(store.renew(&scope(), &token, 10 * 365 * DAY).await.unwrap());
+
+        tokio::time::advance(364 * DAY).await;
+        assert_eq!(
+            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
+            Claim::InFlight
+        );
+        tokio::time::advance(2 * DAY).await;
+        assert!(matches!(
+            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
+            Claim::Acquired(_)
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_store_says_what_it_is_and_how_much_it_was_used() {
+        let store = store();
+        store.claim(&scope(), &fingerprint(), DAY).await.unwrap();
+
+        assert_eq!(store.backend_name(), "memory");
+        assert_eq!(
+            format!("{store:?}"),
+            r#"Store { backend: "memory", operations: 1 }"#
+        );
+        let token = LeaseToken([0xab; 16]);
+        assert_eq!(
+            format!("{token:?}"),
+            format!("LeaseToken({})", "ab".repeat(16))
+        );
+    }
+}
+
 /// Instantiates every test of [`conformance`] for one backend: `$make` is an async expression
 /// producing a fresh [`Store`], `$test` the test attribute to use. With `when $runs_here;`,
 /// each test returns at once where `$runs_here` is false (the caller says so loudly).

@@ -403,6 +403,14 @@ mod tests {
         Store::Redis(RedisStore::new(connect().await, unique_prefix()))
     }
 
+    #[tokio::test]
+    async fn a_redis_store_says_so() {
+        let store = store().await;
+
+        assert_eq!(store.backend_name(), "redis");
+        assert!(format!("{store:?}").contains(r#"backend: "redis""#));
+    }
+
     crate::store_conformance_suite!(
         #[tokio::test]
         store().await
