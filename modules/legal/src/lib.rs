@@ -16,9 +16,10 @@
 //!
 //! It depends only on the `shared/` crates. Administrators are recognised by the `admin` role in
 //! their access token (a lock revokes the token's session at once, so a locked administrator's
-//! token stops working everywhere). Publishing is `#[idempotent(transactional)]`: with an
-//! `Idempotency-Key` a retry never publishes a second version, even after a crash right after
-//! the commit. Accepting is `#[idempotent]`, and naturally idempotent without a key.
+//! token stops working everywhere). Publishing and accepting are `#[idempotent]`, so durable: with
+//! an `Idempotency-Key` the answer is committed with the effect, and a retry never publishes a
+//! second version, even after a crash right after the commit. Accepting is also naturally
+//! idempotent without a key.
 
 pub mod api;
 pub mod enforcement;
