@@ -507,6 +507,17 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_claim_whose_lease_ends_this_instant_is_reclaimed_to_make_room() {
+        // Room for a single record.
+        let store = Store::Memory(Arc::new(MemoryStore::new(1, MIB)));
+        acquire(&store, &key(0), Duration::from_millis(100)).await;
+
+        tokio::time::advance(Duration::from_millis(100)).await;
+
+        acquire(&store, &key(1), LEASE).await;
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn eviction_drops_expired_records_then_the_oldest_completed() {
         // Room for three records (a single shard).
         let memory = Arc::new(MemoryStore::new(3, MIB));
@@ -575,6 +586,57 @@ mod tests {
                 .expect("complete")
         );
         assert_eq!(memory.len(), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_response_that_could_never_fit_evicts_nothing() {
+        // A single shard with room for two records and a byte budget for two small answers.
+        let budget = 2 * (MemoryStore::RECORD_OVERHEAD + 100 + "application/json".len());
+        let memory = Arc::new(MemoryStore::new(2, budget));
+        let store = Store::Memory(memory.clone());
+        complete(&store, &key(0), 100, RETENTION).await;
+        let token = acquire(&store, &key(1), LEASE).await;
+
+        let kept = store
+            .complete(&key(1), &token, &response(budget), RETENTION)
+            .await;
+
+        assert!(matches!(kept, Err(StoreError::Full)));
+        assert!(
+            matches!(
+                store.claim(&key(0), &fp(), LEASE).await,
+                Ok(Claim::Completed(_))
+            ),
+            "the answer already kept must not make way for one that cannot be kept anyway"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_response_of_exactly_the_budget_is_kept() {
+        let cost = MemoryStore::RECORD_OVERHEAD + 1000 + "application/json".len();
+        let store = Store::Memory(Arc::new(MemoryStore::new(1, cost)));
+        let token = acquire(&store, &key(0), LEASE).await;
+
+        let kept = store
+            .complete(&key(0), &token, &response(1000), RETENTION)
+            .await;
+
+        assert!(matches!(kept, Ok(true)), "{kept:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_store_says_whether_it_holds_anything_and_debugs_as_its_counts() {
+        let memory = Arc::new(MemoryStore::new(4, MIB));
+        let store = Store::Memory(memory.clone());
+        assert!(memory.is_empty());
+
+        complete(&store, &key(0), 10, RETENTION).await;
+
+        assert!(!memory.is_empty());
+        let debug = format!("{memory:?}");
+        assert!(debug.starts_with("MemoryStore {"), "{debug}");
+        assert!(debug.contains("shards: 1"), "{debug}");
+        assert!(debug.contains("len: 1"), "{debug}");
     }
 
     #[tokio::test(start_paused = true)]

@@ -416,6 +416,33 @@ mod tests {
         store().await
     );
 
+    #[tokio::test]
+    async fn a_redis_store_debugs_as_its_key_prefix() {
+        let store = RedisStore::new(connect().await, "orders:".to_owned());
+
+        assert_eq!(
+            format!("{store:?}"),
+            r#"RedisStore { key_prefix: "orders:", .. }"#
+        );
+    }
+
+    #[tokio::test]
+    async fn a_connection_to_one_node_says_which_database_it_uses_and_debugs_as_its_kind() {
+        let info = redis::IntoConnectionInfo::into_connection_info(redis_url().as_str())
+            .expect("REDIS_URL is a Redis URL");
+        let database_five = info.clone().set_redis_settings(info.redis_settings().clone().set_db(5));
+        let manager = redis::Client::open(database_five)
+            .expect("a client")
+            .get_connection_manager()
+            .await
+            .expect("the test Redis answers");
+
+        let connection = RedisConnection::from(manager);
+
+        assert_eq!(connection.get_db(), 5);
+        assert_eq!(format!("{connection:?}"), "RedisConnection::Node");
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn concurrent_claims_on_four_threads_acquire_exactly_once() {
         crate::store::conformance::concurrent_claims_acquire_exactly_once(store().await).await;
