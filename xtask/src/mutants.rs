@@ -134,16 +134,22 @@ fn cargo_program() -> String {
 /// The commit the notes say the whole crate was measured at.
 fn measured_at(root: &Path) -> anyhow::Result<String> {
     let notes = std::fs::read_to_string(root.join(NOTES)).with_context(|| NOTES.to_owned())?;
+    commit_in_notes(&notes).with_context(|| format!("{NOTES} has no line starting `{MEASURED_AT}`"))
+}
+
+/// The word after "Measured at commit " (backticks and a final full stop aside).
+fn commit_in_notes(notes: &str) -> Option<String> {
     notes
         .lines()
         .find_map(|line| line.strip_prefix(MEASURED_AT))
-        .map(|rest| {
-            rest.trim()
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(|word| {
+            word.trim_matches('`')
+                .trim_end_matches(['.', ','])
                 .trim_matches('`')
-                .trim_end_matches('.')
                 .to_owned()
         })
-        .with_context(|| format!("{NOTES} has no line starting `{MEASURED_AT}`"))
+        .filter(|commit| !commit.is_empty())
 }
 
 /// How the mutants ended, from cargo-mutants' `outcomes.json`.
@@ -194,6 +200,19 @@ mod tests {
         };
 
         assert!((outcomes.score() - 0.90).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_measured_commit_is_the_word_after_measured_at_commit() {
+        let notes =
+            "# Notes\n\nMeasured at commit 047c86c (cargo-mutants 27.1.0, the whole crate):\n";
+
+        assert_eq!(commit_in_notes(notes).as_deref(), Some("047c86c"));
+        assert_eq!(
+            commit_in_notes("Measured at commit `abc123`.\n").as_deref(),
+            Some("abc123")
+        );
+        assert_eq!(commit_in_notes("Measured on a Tuesday\n"), None);
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! command as a fresh machine would (the optional tools hidden from `PATH`, Redis behind a
 //! password) and checks that it passed and named what it left out, then the full suite with
 //! every suite required on SQLite, on a local Redis Cluster and on PostgreSQL, the contract
-//! fuzzer on both databases, and the adopt step (a renamed copy given a new module).
+//! fuzzer on both databases, and the adopt step (a renamed copy given a new module). After
+//! lint, cargo-mutants runs over the lines of poem-idempotency changed since the crate's score
+//! was last measured, so that the score cannot fall unseen while CI stays short.
 //!
 //! `cargo xtask test <step>...` runs only the named steps, in the order given.
 
@@ -64,6 +66,7 @@ const VARIABLES_A_FRESH_MACHINE_LACKS: &[&str] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
     Lint,
+    Mutants,
     FreshMachine,
     Sqlite,
     Cluster,
@@ -73,8 +76,9 @@ pub enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 7] = [
+    const ALL: [Step; 8] = [
         Step::Lint,
+        Step::Mutants,
         Step::FreshMachine,
         Step::Sqlite,
         Step::Cluster,
@@ -86,6 +90,7 @@ impl Step {
     fn name(self) -> &'static str {
         match self {
             Step::Lint => "lint",
+            Step::Mutants => "mutants",
             Step::FreshMachine => "fresh-machine",
             Step::Sqlite => "sqlite",
             Step::Cluster => "cluster",
@@ -100,6 +105,10 @@ impl Step {
             Step::Lint => {
                 "cargo fmt --check, clippy -D warnings, and cargo package of poem-idempotency \
                  (packaged and built as crates.io would)"
+            }
+            Step::Mutants => {
+                "cargo-mutants over the lines of poem-idempotency changed since its TESTING.md \
+                 was measured: the crate's own tests catch every mutant there"
             }
             Step::FreshMachine => {
                 "the README's test command with haproxy, Chromium, chromedriver, Node.js and \
@@ -162,6 +171,12 @@ struct Requirement {
 const FULL_SUITE: &[Step] = &[Step::Sqlite, Step::Cluster, Step::Postgres, Step::Adopt];
 
 const REQUIREMENTS: &[Requirement] = &[
+    Requirement {
+        program: "cargo-mutants",
+        install: "cargo install cargo-mutants --locked",
+        needed_by: "the mutation testing of poem-idempotency's changed lines",
+        steps: &[Step::Mutants],
+    },
     Requirement {
         program: "redis-server",
         install: "apt-get install redis-server (macOS: brew install redis)",
@@ -242,6 +257,9 @@ pub fn run(root: &Path, steps: &[Step]) -> anyhow::Result<()> {
         let step_started = Instant::now();
         match step {
             Step::Lint => lint(root)?,
+            Step::Mutants => {
+                crate::mutants::run(root, &crate::mutants::Scope::ChangedSinceMeasured)?
+            }
             Step::FreshMachine => fresh_machine(root)?,
             Step::Sqlite => cargo_test(root, &[], None)?,
             Step::Cluster => cluster(root)?,
