@@ -31,7 +31,7 @@ pub async fn grant_role(settings: &Settings, email: &str, role: &str) -> anyhow:
         settings: settings.clone(),
         database: database.clone(),
         redis: None,
-        tokens: Arc::new(crate::startup::token_keys(&settings.auth)?),
+        tokens: Arc::new(crate::infrastructure::token_keys(&settings.auth)?),
         mailer: Arc::new(LogMailer),
         rate_limiter: RateLimiter::disabled(),
         // Granting a role revokes nothing.

@@ -3,7 +3,9 @@
 //!
 //! Where to look:
 //! - [`modules`]: the one place modules are wired in;
-//! - [`startup`]: infrastructure, middleware order and serving;
+//! - [`startup`]: start-up as named steps, and serving;
+//! - [`infrastructure`]: the settings checked and what the modules are given, connected;
+//! - [`middleware`]: the middleware stack, outermost first;
 //! - [`docs`]: the OpenAPI document (as served, and as committed in `openapi/openapi.json`)
 //!   and Swagger UI;
 //! - [`health`]: liveness and readiness probes;
@@ -16,6 +18,8 @@ pub mod commands;
 pub mod config;
 pub mod docs;
 pub mod health;
+pub mod infrastructure;
+pub mod middleware;
 pub mod modules;
 pub mod startup;
 

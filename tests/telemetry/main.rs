@@ -85,6 +85,28 @@ fn idempotency_counters(received: &[(String, Vec<u8>)]) -> Vec<(String, i64)> {
     counters
 }
 
+/// The names of the spans under `root` (children, their children...), in the order they
+/// started.
+fn steps_under<'a>(spans: &'a [Span], root: &Span) -> Vec<&'a str> {
+    let is_under = |span: &Span| {
+        let mut parent = span.parent_span_id.clone();
+        while !parent.is_empty() {
+            if parent == root.span_id {
+                return true;
+            }
+            parent = spans
+                .iter()
+                .find(|candidate| candidate.span_id == parent)
+                .map(|candidate| candidate.parent_span_id.clone())
+                .unwrap_or_default();
+        }
+        false
+    };
+    let mut under: Vec<&Span> = spans.iter().filter(|span| is_under(span)).collect();
+    under.sort_by_key(|span| span.start_time_unix_nano);
+    under.iter().map(|span| span.name.as_str()).collect()
+}
+
 fn attribute<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a any_value::Value> {
     attributes
         .iter()
@@ -108,7 +130,7 @@ fn number(value: Option<&any_value::Value>) -> Option<i64> {
 }
 
 #[tokio::test]
-async fn request_spans_and_idempotency_counters_reach_an_otlp_collector_and_are_flushed_at_shutdown()
+async fn request_spans_with_their_steps_and_idempotency_counters_reach_an_otlp_collector_and_are_flushed_at_shutdown()
  {
     let received: Received = Arc::default();
     let acceptor = TcpListener::bind("127.0.0.1:0")
@@ -194,6 +216,51 @@ async fn request_spans_and_idempotency_counters_reach_an_otlp_collector_and_are_
     assert!(
         expected.is_empty(),
         "request spans missing from the export: {expected:?} (flush failures: {flush_failures:?})"
+    );
+    // A keyed create's span holds its steps: the guard's claim, the handler (the use case),
+    // its SQL, the outcome committed with the effect, the store's completion; a replay only the
+    // claim.
+    let exported = spans(&received);
+    let request = |outcome: &str| {
+        exported
+            .iter()
+            .find(|span| {
+                span.name == "request"
+                    && text(attribute(&span.attributes, "idempotency")) == Some(outcome)
+            })
+            .unwrap_or_else(|| panic!("no {outcome} request span"))
+    };
+    let executed = steps_under(&exported, request("executed"));
+    for step in [
+        "idempotency.claim",
+        "things.create",
+        "things.repository.insert",
+        "idempotency.commit",
+        "idempotency.record_outcome",
+        "idempotency.complete",
+    ] {
+        assert!(
+            executed.contains(&step),
+            "{step} is not under the executed request's span: {executed:?}"
+        );
+    }
+    let create = exported
+        .iter()
+        .find(|span| span.name == "things.create")
+        .unwrap();
+    assert_eq!(
+        steps_under(&exported, create),
+        [
+            "things.repository.insert",
+            "idempotency.commit",
+            "idempotency.record_outcome"
+        ],
+        "the handler's span holds its SQL and its commit"
+    );
+    assert_eq!(
+        steps_under(&exported, request("replayed")),
+        ["idempotency.claim"],
+        "a replay is one claim"
     );
     let counters = idempotency_counters(&received);
     for (name, value) in [("idempotency.executed", 2), ("idempotency.replayed", 2)] {

@@ -187,15 +187,23 @@ pub fn new_module(root: &Path, module: &ModuleName, fields: &[Field]) -> anyhow:
     })?;
     let module_type = format!("{}::{}Module", module.name, module.plural_pascal);
     edit(&root.join("app/src/modules.rs"), |text| {
-        let with_api = insert_before_first(
+        let text = insert_above_marker(
             text,
-            "\n);",
-            &format!("\n    <{module_type} as Module>::Api,"),
+            "// cargo xtask new-module: API types",
+            &format!("<{module_type} as Module>::Api,"),
         )?;
-        insert_before_first(
-            &with_api,
-            "\n    ))",
-            &format!("\n        mount::<{module_type}>(context).await?,"),
+        let text = insert_above_marker(
+            &text,
+            "// cargo xtask new-module: mounts",
+            &format!(
+                "let {} = mount::<{module_type}>(context).await?;",
+                module.name
+            ),
+        )?;
+        insert_above_marker(
+            &text,
+            "// cargo xtask new-module: APIs",
+            &format!("{},", module.name),
         )
     })?;
     edit(&root.join("config/default.toml"), |text| {
@@ -337,6 +345,21 @@ fn insert_mod(text: &str, name: &str) -> anyhow::Result<String> {
             insert_after_line(text, last, &line)
         }
     }
+}
+
+/// `text` with `line` inserted above the line holding `marker`, indented as that line is. The
+/// markers are the generator's visible contract: it fails naming one that is missing.
+fn insert_above_marker(text: &str, marker: &str, line: &str) -> anyhow::Result<String> {
+    let at = text.find(marker).with_context(|| {
+        format!("the marker `{marker}` is missing: put it back where new modules' lines go")
+    })?;
+    let line_start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+    let indent = &text[line_start..at];
+    Ok(format!(
+        "{}{indent}{line}\n{}",
+        &text[..line_start],
+        &text[line_start..]
+    ))
 }
 
 fn insert_before_first(text: &str, marker: &str, insert: &str) -> anyhow::Result<String> {
@@ -1595,6 +1618,29 @@ mod tests {
             error
                 .to_string()
                 .contains("no `pub description: Option<String>,` after `pub struct Order {`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_line_goes_above_its_marker_indented_as_the_marker_is() {
+        let text = "let apis = (\n    things,\n    // cargo xtask new-module: APIs\n);\n";
+
+        assert_eq!(
+            insert_above_marker(text, "// cargo xtask new-module: APIs", "orders,").unwrap(),
+            "let apis = (\n    things,\n    orders,\n    // cargo xtask new-module: APIs\n);\n"
+        );
+    }
+
+    #[test]
+    fn a_missing_marker_is_an_error_naming_it() {
+        let error = insert_above_marker("(things,)", "// cargo xtask new-module: APIs", "orders,")
+            .unwrap_err();
+
+        assert!(
+            error
+                .to_string()
+                .contains("the marker `// cargo xtask new-module: APIs` is missing"),
             "{error}"
         );
     }

@@ -103,6 +103,7 @@ impl IdentityService {
     }
 
     /// Creates an account and mails a confirmation link.
+    #[tracing::instrument(name = "identity.register", skip_all)]
     pub async fn register(
         &self,
         email: &str,
@@ -134,6 +135,7 @@ impl IdentityService {
     }
 
     /// Checks credentials and opens a session.
+    #[tracing::instrument(name = "identity.login", skip_all)]
     pub async fn login(
         &self,
         email: &str,
@@ -203,6 +205,7 @@ impl IdentityService {
 
     /// Exchanges a refresh token for a new pair; the old refresh token stops working. A token
     /// that was already exchanged revokes its whole session: someone is replaying it.
+    #[tracing::instrument(name = "identity.refresh", skip_all)]
     pub async fn refresh(&self, refresh_token: &str) -> AppResult<TokenPair> {
         let old_hash = OpaqueToken::hash_of(refresh_token);
         let session = match self.repository.refresh_token_state(&old_hash).await? {
@@ -243,6 +246,7 @@ impl IdentityService {
     }
 
     /// Ends the session a refresh token belongs to.
+    #[tracing::instrument(name = "identity.revoke", skip_all)]
     pub async fn revoke(&self, refresh_token: &str) -> AppResult<()> {
         let session_id = match self
             .repository
@@ -266,6 +270,7 @@ impl IdentityService {
 
     /// The caller's account, checked against the database: a revoked session, a locked or
     /// deleted account stop working here even while the access token has not expired.
+    #[tracing::instrument(name = "identity.authenticate", skip_all, fields(user.id = %principal.subject))]
     pub async fn authenticate(&self, principal: &Principal) -> AppResult<UserRecord> {
         let session = self
             .repository
@@ -297,6 +302,7 @@ impl IdentityService {
     }
 
     /// [`Self::authenticate`], and the caller must be an administrator.
+    #[tracing::instrument(name = "identity.authenticate_admin", skip_all, fields(user.id = %principal.subject))]
     pub async fn authenticate_admin(&self, principal: &Principal) -> AppResult<UserRecord> {
         let user = self.authenticate(principal).await?;
         if !user.is_active_admin() {
@@ -305,12 +311,14 @@ impl IdentityService {
         Ok(user)
     }
 
+    #[tracing::instrument(name = "identity.sessions", skip_all, fields(user.id = %principal.subject))]
     pub async fn sessions(&self, principal: &Principal) -> AppResult<Vec<SessionRecord>> {
         let user = self.authenticate(principal).await?;
         self.repository.active_sessions(&user.id, now_ms()).await
     }
 
     /// Revokes one of the caller's sessions.
+    #[tracing::instrument(name = "identity.revoke_session", skip_all, fields(user.id = %principal.subject, session.id = session_id))]
     pub async fn revoke_session(&self, principal: &Principal, session_id: &str) -> AppResult<()> {
         let user = self.authenticate(principal).await?;
         let session = self.repository.session(session_id).await?;
@@ -328,6 +336,7 @@ impl IdentityService {
 
     /// Sets a new password with a reset token and ends every session of the account. `answer`
     /// is the operation's response, committed with the reset (see `poem_idempotency::durable`).
+    #[tracing::instrument(name = "identity.reset_password", skip_all)]
     pub async fn reset_password<R>(
         &self,
         token: &str,
@@ -371,6 +380,7 @@ impl IdentityService {
 
     /// Confirms the email address of the token's account, spending the token (and the
     /// account's other confirmation links) and recording `answer` in the same transaction.
+    #[tracing::instrument(name = "identity.confirm_email", skip_all)]
     pub async fn confirm_email<R>(
         &self,
         token: &str,
@@ -383,17 +393,20 @@ impl IdentityService {
             .ok_or_else(|| unusable_token(TokenPurpose::ConfirmEmail))
     }
 
+    #[tracing::instrument(name = "identity.list_users", skip_all)]
     pub async fn list_users(&self, page: PageRequest) -> AppResult<(Vec<UserRecord>, u64)> {
         self.repository.list_users(page).await
     }
 
     /// Locks an account and ends its sessions, their access tokens included, on behalf of
     /// `admin`; recorded in the audit.
+    #[tracing::instrument(name = "identity.lock", skip_all, fields(user.id = user_id, admin.id = %admin.id))]
     pub async fn lock(&self, admin: &UserRecord, user_id: &str) -> AppResult<()> {
         self.change_lock(admin, user_id, AdminAction::Lock).await
     }
 
     /// Lifts a lock on behalf of `admin`; recorded in the audit.
+    #[tracing::instrument(name = "identity.unlock", skip_all, fields(user.id = user_id, admin.id = %admin.id))]
     pub async fn unlock(&self, admin: &UserRecord, user_id: &str) -> AppResult<()> {
         self.change_lock(admin, user_id, AdminAction::Unlock).await
     }
@@ -424,17 +437,20 @@ impl IdentityService {
     }
 
     /// One page of the lock and unlock audit, newest first.
+    #[tracing::instrument(name = "identity.audit", skip_all)]
     pub async fn audit(&self, page: PageRequest) -> AppResult<(Vec<AuditRecord>, u64)> {
         self.repository.audit(page).await
     }
 
     /// Grants the administrator role to an existing account (used by `app grant-admin`).
+    #[tracing::instrument(name = "identity.grant_admin", skip_all)]
     pub async fn grant_admin(&self, email: &str) -> AppResult<UserRecord> {
         self.grant_role(email, ADMIN_ROLE).await
     }
 
     /// Grants `role` (lower-case letters, digits, `:`, `_`, `-`; e.g. `notifications:send`) to
     /// the account registered with `email`; it is in the access tokens of its next login.
+    #[tracing::instrument(name = "identity.grant_role", skip_all)]
     pub async fn grant_role(&self, email: &str, role: &str) -> AppResult<UserRecord> {
         let well_formed = !role.is_empty()
             && role.len() <= 64
@@ -460,6 +476,7 @@ impl IdentityService {
     }
 
     /// Refuses the tokens of `session_ids` (already revoked in the database) on every instance.
+    #[tracing::instrument(name = "identity.revoke_sessions", skip_all)]
     pub(crate) async fn revoke_sessions(&self, session_ids: &[String]) {
         self.revocations.revoke(session_ids).await;
     }

@@ -150,6 +150,7 @@ impl LegalApi {
         method = "get",
         operation_id = "listLegalDocuments"
     )]
+    #[tracing::instrument(name = "legal.list_documents", skip_all)]
     async fn list_documents(
         &self,
         /// Page number, from 1.
@@ -183,6 +184,7 @@ impl LegalApi {
         method = "get",
         operation_id = "getLegalDocumentVersion"
     )]
+    #[tracing::instrument(name = "legal.get_version", skip_all)]
     async fn get_version(
         &self,
         /// The kind of document: a lowercase slug such as `terms` or `privacy`.
@@ -216,6 +218,7 @@ impl LegalApi {
         method = "post",
         operation_id = "publishLegalDocumentVersion"
     )]
+    #[tracing::instrument(name = "legal.publish", skip_all, fields(user.id = %auth.0.subject))]
     async fn publish(
         &self,
         req: &Request,
@@ -255,6 +258,7 @@ impl LegalApi {
         method = "post",
         operation_id = "acceptLegalDocument"
     )]
+    #[tracing::instrument(name = "legal.accept", skip_all, fields(user.id = %auth.0.subject))]
     async fn accept(
         &self,
         req: &Request,
@@ -339,6 +343,7 @@ impl LegalApi {
         method = "get",
         operation_id = "getMyLegalAcceptances"
     )]
+    #[tracing::instrument(name = "legal.mine", skip_all, fields(user.id = %auth.0.subject))]
     async fn mine(&self, auth: BearerAuth) -> Result<MyAcceptancesResponse, MyAcceptancesError> {
         let user = auth.0.subject.as_str();
         let accepted = self.repository.acceptances_of(user).await?;

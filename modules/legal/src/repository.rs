@@ -60,6 +60,7 @@ impl LegalRepository {
     /// records the answer `respond` makes of it (see `poem_idempotency::durable`), in one
     /// transaction. The first statement takes the kind's row, so concurrent publishes of one
     /// kind run one after the other.
+    #[tracing::instrument(name = "legal.repository.publish", skip_all, fields(kind = %publication.kind))]
     pub async fn publish<R: IntoResponse>(
         &self,
         publication: &Publication,
@@ -110,6 +111,7 @@ impl LegalRepository {
     }
 
     /// One version of one kind.
+    #[tracing::instrument(name = "legal.repository.version", skip_all, fields(kind = %kind, version = version))]
     pub async fn version(&self, kind: &Kind, version: i64) -> AppResult<Option<DocumentVersion>> {
         let row = sqlx::query(AssertSqlSafe(format!(
             "SELECT {VERSION_COLUMNS} FROM legal_versions WHERE kind = $1 AND version = $2"
@@ -122,6 +124,7 @@ impl LegalRepository {
     }
 
     /// How many kinds have a current version at `now_ms`.
+    #[tracing::instrument(name = "legal.repository.count_current", skip_all)]
     pub async fn count_current(&self, now_ms: i64) -> AppResult<u64> {
         let row = sqlx::query(
             "SELECT COUNT(DISTINCT kind) AS n FROM legal_versions WHERE effective_at_ms <= $1",
@@ -135,6 +138,7 @@ impl LegalRepository {
 
     /// The current version of each kind at `now_ms` (the highest-numbered one in effect), by
     /// kind, `limit` of them after skipping `offset`.
+    #[tracing::instrument(name = "legal.repository.current_versions", skip_all)]
     pub async fn current_versions(
         &self,
         now_ms: i64,
@@ -156,6 +160,7 @@ impl LegalRepository {
     }
 
     /// The current version of every kind at `now_ms`, without bodies, by kind.
+    #[tracing::instrument(name = "legal.repository.current_summaries", skip_all)]
     pub async fn current_summaries(&self, now_ms: i64) -> AppResult<Vec<CurrentVersion>> {
         let rows = sqlx::query(
             "SELECT v.kind, v.version, v.effective_at_ms FROM legal_versions v
@@ -178,6 +183,7 @@ impl LegalRepository {
     }
 
     /// The number of the current version of `kind` at `now_ms`, if it has one.
+    #[tracing::instrument(name = "legal.repository.current_version_of", skip_all, fields(kind = %kind))]
     pub async fn current_version_of(&self, kind: &Kind, now_ms: i64) -> AppResult<Option<i64>> {
         let row = sqlx::query(
             "SELECT MAX(version) AS version FROM legal_versions
@@ -192,6 +198,7 @@ impl LegalRepository {
 
     /// The earliest time after `now_ms` at which a version of any kind takes effect: until
     /// then, the current versions stay what they are (unless a version is published).
+    #[tracing::instrument(name = "legal.repository.next_effective_after", skip_all)]
     pub async fn next_effective_after(&self, now_ms: i64) -> AppResult<Option<i64>> {
         let row = sqlx::query(
             "SELECT MIN(effective_at_ms) AS next FROM legal_versions WHERE effective_at_ms > $1",
@@ -205,6 +212,7 @@ impl LegalRepository {
     /// Records an acceptance unless the user already accepted that version: the new record,
     /// or `None` when one was there (the unique constraint decides, so of concurrent first
     /// acceptances exactly one inserts).
+    #[tracing::instrument(name = "legal.repository.insert_acceptance", skip_all)]
     pub async fn insert_acceptance(
         &self,
         tx: &mut AnyConnection,
@@ -232,6 +240,7 @@ impl LegalRepository {
 
     /// The user's acceptance of one version, if any, read through `executor` (the pool, or the
     /// transaction a request already holds).
+    #[tracing::instrument(name = "legal.repository.acceptance", skip_all, fields(user.id = user_id, kind = %kind, version = version))]
     pub async fn acceptance<'e>(
         &self,
         executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
@@ -252,6 +261,7 @@ impl LegalRepository {
     }
 
     /// Every acceptance of the user, newest first.
+    #[tracing::instrument(name = "legal.repository.acceptances_of", skip_all, fields(user.id = user_id))]
     pub async fn acceptances_of(&self, user_id: &str) -> AppResult<Vec<Acceptance>> {
         let rows = sqlx::query(AssertSqlSafe(format!(
             "SELECT {ACCEPTANCE_COLUMNS} FROM legal_acceptances WHERE user_id = $1
@@ -264,6 +274,7 @@ impl LegalRepository {
     }
 
     /// The (kind, version) pairs the user accepted.
+    #[tracing::instrument(name = "legal.repository.accepted_versions", skip_all, fields(user.id = user_id))]
     pub async fn accepted_versions(&self, user_id: &str) -> AppResult<Vec<(String, i64)>> {
         let rows = sqlx::query("SELECT kind, version FROM legal_acceptances WHERE user_id = $1")
             .bind(user_id)

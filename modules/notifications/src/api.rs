@@ -207,6 +207,7 @@ impl NotificationsApi {
     /// instead of notifying the recipient twice.
     #[idempotent(key_required)]
     #[oai(path = "/", method = "post", operation_id = "sendNotification")]
+    #[tracing::instrument(name = "notifications.send", skip_all, fields(user.id = %auth.0.subject))]
     async fn send(
         &self,
         req: &Request,
@@ -262,6 +263,7 @@ impl NotificationsApi {
     /// Newest first; only the unread ones with `unread=true`. `total` counts every one that
     /// matches.
     #[oai(path = "/", method = "get", operation_id = "listNotifications")]
+    #[tracing::instrument(name = "notifications.list", skip_all, fields(user.id = %auth.0.subject))]
     async fn list(
         &self,
         auth: BearerAuth,
@@ -291,6 +293,7 @@ impl NotificationsApi {
         method = "get",
         operation_id = "countUnreadNotifications"
     )]
+    #[tracing::instrument(name = "notifications.unread_count", skip_all, fields(user.id = %auth.0.subject))]
     async fn unread_count(&self, auth: BearerAuth) -> Result<Json<UnreadCount>, ReadError> {
         let count = self.repository.count(&auth.0.subject, true).await?;
         Ok(Json(UnreadCount { count }))
@@ -310,6 +313,7 @@ impl NotificationsApi {
     /// open a new stream. It also ends, without that event, when the instance shuts down:
     /// reconnect.
     #[oai(path = "/stream", method = "get", operation_id = "streamNotifications")]
+    #[tracing::instrument(name = "notifications.stream", skip_all, fields(user.id = %auth.0.subject))]
     async fn stream(
         &self,
         auth: BearerAuth,
@@ -365,6 +369,7 @@ impl NotificationsApi {
 
     /// Get one of the caller's notifications
     #[oai(path = "/:id", method = "get", operation_id = "getNotification")]
+    #[tracing::instrument(name = "notifications.get", skip_all, fields(user.id = %auth.0.subject, notification.id = %id.0))]
     async fn get(
         &self,
         auth: BearerAuth,
@@ -389,6 +394,7 @@ impl NotificationsApi {
         method = "post",
         operation_id = "markNotificationRead"
     )]
+    #[tracing::instrument(name = "notifications.mark_read", skip_all, fields(user.id = %auth.0.subject, notification.id = %id.0))]
     async fn mark_read(
         &self,
         auth: BearerAuth,
@@ -409,6 +415,7 @@ impl NotificationsApi {
         method = "post",
         operation_id = "markAllNotificationsRead"
     )]
+    #[tracing::instrument(name = "notifications.mark_all_read", skip_all, fields(user.id = %auth.0.subject))]
     async fn mark_all_read(&self, auth: BearerAuth) -> Result<Json<MarkedRead>, ReadError> {
         let marked = self.repository.mark_all_read(&auth.0.subject).await?;
         Ok(Json(MarkedRead { marked }))
@@ -420,6 +427,7 @@ impl NotificationsApi {
     /// first 204 back rather than a 404.
     #[inherit_intent(crud::intents::DELETE)]
     #[oai(path = "/:id", method = "delete", operation_id = "deleteNotification")]
+    #[tracing::instrument(name = "notifications.delete", skip_all, fields(user.id = %auth.0.subject, notification.id = %id.0))]
     async fn delete(
         &self,
         auth: BearerAuth,

@@ -58,6 +58,7 @@ impl NotificationRepository {
 
     /// Stores a notification and, when it goes by mail, its delivery job, in `tx`: there is
     /// never a mail without its notification nor a notification whose mail is lost.
+    #[tracing::instrument(name = "notifications.repository.insert", skip_all, fields(recipient = recipient_id))]
     pub async fn insert(
         &self,
         tx: &mut AnyConnection,
@@ -97,6 +98,7 @@ impl NotificationRepository {
 
     /// One page of the recipient's in-app notifications, newest first; only the unread ones
     /// when `unread_only`. With the count of all that match.
+    #[tracing::instrument(name = "notifications.repository.list", skip_all, fields(recipient = recipient))]
     pub async fn list(
         &self,
         recipient: &str,
@@ -124,6 +126,7 @@ impl NotificationRepository {
     }
 
     /// How many in-app notifications the recipient has (only unread ones when `unread_only`).
+    #[tracing::instrument(name = "notifications.repository.count", skip_all, fields(recipient = recipient))]
     pub async fn count(&self, recipient: &str, unread_only: bool) -> AppResult<u64> {
         let row = sqlx::query(
             "SELECT COUNT(*) AS n FROM notifications
@@ -137,6 +140,7 @@ impl NotificationRepository {
         Ok(count.max(0) as u64)
     }
 
+    #[tracing::instrument(name = "notifications.repository.find", skip_all, fields(recipient = recipient, notification.id = id))]
     pub async fn find(&self, recipient: &str, id: &str) -> AppResult<Option<Notification>> {
         let row = sqlx::query(
             "SELECT id, sender_id, title, body, in_app, by_email, created_at_ms, read_at_ms
@@ -151,6 +155,7 @@ impl NotificationRepository {
 
     /// Marks one notification read (a read one keeps its first read time); whether the
     /// recipient has it.
+    #[tracing::instrument(name = "notifications.repository.mark_read", skip_all, fields(recipient = recipient, notification.id = id))]
     pub async fn mark_read(&self, recipient: &str, id: &str) -> AppResult<bool> {
         let done = sqlx::query(
             "UPDATE notifications SET read_at_ms = COALESCE(read_at_ms, $1)
@@ -165,6 +170,7 @@ impl NotificationRepository {
     }
 
     /// Marks every unread notification of the recipient read; how many.
+    #[tracing::instrument(name = "notifications.repository.mark_all_read", skip_all, fields(recipient = recipient))]
     pub async fn mark_all_read(&self, recipient: &str) -> AppResult<u64> {
         let done = sqlx::query(
             "UPDATE notifications SET read_at_ms = $1
@@ -179,6 +185,7 @@ impl NotificationRepository {
 
     /// Deletes one of the recipient's notifications in `tx`; whether there was one. A mail not
     /// sent yet is then skipped.
+    #[tracing::instrument(name = "notifications.repository.delete", skip_all, fields(recipient = recipient, notification.id = id))]
     pub async fn delete(
         &self,
         tx: &mut AnyConnection,
@@ -202,6 +209,7 @@ impl NotificationRepository {
     /// re-checked on the row as it is when locked, so a row another worker took meanwhile is
     /// left alone. SQLite runs one writer at a time, so the same statement is a single-claimer
     /// lease there.
+    #[tracing::instrument(level = "debug", name = "notifications.repository.claim_due", skip_all, fields(worker = worker, batch = batch))]
     pub async fn claim_due(
         &self,
         worker: &str,
@@ -255,6 +263,7 @@ impl NotificationRepository {
 
     /// Ends a delivery `worker` holds. A worker whose lease ran out (another one took the mail
     /// over) changes nothing.
+    #[tracing::instrument(name = "notifications.repository.finish", skip_all, fields(mail.id = id, worker = worker))]
     pub async fn finish(
         &self,
         id: &str,
@@ -278,6 +287,7 @@ impl NotificationRepository {
     }
 
     /// Puts a delivery `worker` holds back in the queue, due at `due_at_ms`.
+    #[tracing::instrument(name = "notifications.repository.retry_at", skip_all, fields(mail.id = id, worker = worker))]
     pub async fn retry_at(
         &self,
         id: &str,

@@ -149,6 +149,7 @@ impl ThingsApi {
     /// when it is given.
     /// `total` counts every thing that matches.
     #[oai(path = "/", method = "get", operation_id = "listThings")]
+    #[tracing::instrument(name = "things.list", skip_all, fields(owner = %auth.0.subject))]
     async fn list(
         &self,
         auth: BearerAuth,
@@ -184,6 +185,7 @@ impl ThingsApi {
     /// The `ETag` names this version: send it back as `If-Match` to change or delete the
     /// thing, or as `If-None-Match` to get 304 Not Modified while it has not changed.
     #[oai(path = "/:id", method = "get", operation_id = "getThing")]
+    #[tracing::instrument(name = "things.get", skip_all, fields(owner = %auth.0.subject, thing.id = %id.0))]
     async fn get(
         &self,
         auth: BearerAuth,
@@ -211,6 +213,7 @@ impl ThingsApi {
     /// returns the first response instead of creating a second thing.
     #[inherit_intent(crud::intents::CREATE)]
     #[oai(path = "/", method = "post", operation_id = "createThing")]
+    #[tracing::instrument(name = "things.create", skip_all, fields(owner = %auth.0.subject))]
     async fn create(
         &self,
         req: &Request,
@@ -244,6 +247,7 @@ impl ThingsApi {
     /// `Idempotency-Key` gets the first 200 back, not a 412 against the version it wrote.
     #[inherit_intent(crud::intents::REPLACE)]
     #[oai(path = "/:id", method = "put", operation_id = "updateThing")]
+    #[tracing::instrument(name = "things.update", skip_all, fields(owner = %auth.0.subject, thing.id = %id.0))]
     async fn update(
         &self,
         auth: BearerAuth,
@@ -286,6 +290,7 @@ impl ThingsApi {
     /// `If-Match` like a replacement.
     #[inherit_intent(crud::intents::PATCH)]
     #[oai(path = "/:id", method = "patch", operation_id = "patchThing")]
+    #[tracing::instrument(name = "things.patch", skip_all, fields(owner = %auth.0.subject, thing.id = %id.0))]
     async fn patch(
         &self,
         auth: BearerAuth,
@@ -330,6 +335,7 @@ impl ThingsApi {
     /// `Idempotency-Key` gets the first 204 back.
     #[inherit_intent(crud::intents::DELETE)]
     #[oai(path = "/:id", method = "delete", operation_id = "deleteThing")]
+    #[tracing::instrument(name = "things.delete", skip_all, fields(owner = %auth.0.subject, thing.id = %id.0))]
     async fn delete(
         &self,
         auth: BearerAuth,

@@ -34,6 +34,7 @@ impl ThingRepository {
     }
 
     /// How many things `owner` holds whose name contains `name_contains` (any, when `None`).
+    #[tracing::instrument(name = "things.repository.count", skip_all, fields(owner = owner))]
     pub async fn count(&self, owner: &str, name_contains: Option<&str>) -> AppResult<u64> {
         let row = sqlx::query(
             "SELECT COUNT(*) AS n FROM things
@@ -49,6 +50,7 @@ impl ThingRepository {
 
     /// One page of `owner`'s things whose name contains `name_contains`, in `order` (ties broken
     /// by id, so pages never overlap or skip).
+    #[tracing::instrument(name = "things.repository.list", skip_all, fields(owner = owner))]
     pub async fn list(
         &self,
         owner: &str,
@@ -74,6 +76,7 @@ impl ThingRepository {
         rows.iter().map(thing_from_row).collect()
     }
 
+    #[tracing::instrument(name = "things.repository.find", skip_all, fields(owner = owner, thing.id = id))]
     pub async fn find(&self, owner: &str, id: &str) -> AppResult<Option<Thing>> {
         let row = sqlx::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM things WHERE owner_id = $1 AND id = $2"
@@ -88,6 +91,7 @@ impl ThingRepository {
     /// Creates a thing in `tx`, unless `owner` already holds `limit` things: `None` then. It
     /// first counts the thing on the owner's row, conditionally, so that concurrent creates
     /// queue there and the limit holds however many arrive at once.
+    #[tracing::instrument(name = "things.repository.insert", skip_all, fields(owner = owner))]
     pub async fn insert(
         &self,
         tx: &mut AnyConnection,
@@ -137,6 +141,7 @@ impl ThingRepository {
     }
 
     /// The stored version of a thing, read in `tx`; `None` when the owner has no such thing.
+    #[tracing::instrument(name = "things.repository.version", skip_all, fields(owner = owner, thing.id = id))]
     pub async fn version(
         &self,
         tx: &mut AnyConnection,
@@ -154,6 +159,7 @@ impl ThingRepository {
 
     /// Replaces the fields of a thing in `tx` if it is still at `version`, in one statement;
     /// the thing as written, or `None` when the owner has no such thing at that version.
+    #[tracing::instrument(name = "things.repository.update", skip_all, fields(owner = owner, thing.id = id))]
     pub async fn update(
         &self,
         tx: &mut AnyConnection,
@@ -181,6 +187,7 @@ impl ThingRepository {
 
     /// Applies a merge patch to a thing in `tx` if it is still at `version`, in one statement;
     /// the thing as written, or `None` when the owner has no such thing at that version.
+    #[tracing::instrument(name = "things.repository.patch", skip_all, fields(owner = owner, thing.id = id))]
     pub async fn patch(
         &self,
         tx: &mut AnyConnection,
@@ -211,6 +218,7 @@ impl ThingRepository {
 
     /// Deletes a thing in `tx` if it is still at `version`, and uncounts it from its owner;
     /// whether it did.
+    #[tracing::instrument(name = "things.repository.delete", skip_all, fields(owner = owner, thing.id = id))]
     pub async fn delete(
         &self,
         tx: &mut AnyConnection,

@@ -1,13 +1,17 @@
-//! The middleware every request passes through, outermost first:
+//! The service's own middleware, in the order the host stacks them (outermost first; the whole
+//! stack, with poem's layers between these, is written once in `app/src/middleware.rs`):
 //!
-//! 0. [`ResolveClient`]: works out the client's address once (from trusted proxies' forwarding
-//!    header, or the peer) for everything after it;
-//! 1. [`observe`]: takes or makes the `X-Request-Id`, opens the request span, sets the
-//!    [`RequestContext`], turns every error into RFC 9457 problem details, echoes the id and
-//!    logs the outcome with the route template, status and latency;
-//! 2. [`Authenticate`]: the one authentication step, whose outcome every later step reads;
-//! 3. [`panic_as_problem`]: a panicking handler answers a bare 500 problem, no internals;
-//! 4. [`BodyLimit`]: bodies over `server.body_limit_bytes` answer 413, however they are framed.
+//! - [`ResolveClient`]: works out the client's address once (from trusted proxies' forwarding
+//!   header, or the peer) for everything after it;
+//! - [`AnswerAllow`]: adds the `Allow` header to 405 answers;
+//! - [`observe`]: takes or makes the `X-Request-Id`, opens the request span, sets the
+//!   [`RequestContext`], turns every error into RFC 9457 problem details, echoes the id and
+//!   logs the outcome with the route template, status and latency;
+//! - [`refuse_nul_in_url`]: an encoded NUL in the path or query answers 400;
+//! - [`Authenticate`]: the one authentication step, whose outcome every later step reads;
+//! - [`panic_as_problem`] (poem's `CatchPanic`): a panicking handler answers a bare 500 problem,
+//!   no internals;
+//! - [`BodyLimit`]: bodies over `server.body_limit_bytes` answer 413, however they are framed.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

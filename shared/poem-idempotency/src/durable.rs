@@ -132,6 +132,7 @@ impl DurableOutcomes {
     }
 
     /// [`Self::find`] by the scope key's hex form.
+    #[tracing::instrument(name = "idempotency.find_outcome", skip_all)]
     pub(crate) async fn find_hex(
         &self,
         scope: &str,
@@ -329,6 +330,7 @@ pub struct DurableTransaction {
 #[cfg(feature = "durable")]
 impl DurableTransaction {
     /// Records `answer` and commits it with the effect; the answer, marked as recorded.
+    #[tracing::instrument(name = "idempotency.commit", skip_all)]
     pub async fn commit<R: IntoResponse>(mut self, answer: R) -> Result<Recorded<R>, DurableError> {
         let recorded = self
             .recorder
@@ -372,6 +374,7 @@ impl<R> PreparedOutcome<R> {
     /// nor for an answer that is not replayed (not a 2xx, or a body over
     /// `idempotency.max_response_bytes`), so a retry executes. An error, after which the handler
     /// must roll back, when another execution of the key committed its outcome first.
+    #[tracing::instrument(name = "idempotency.record_outcome", skip_all)]
     pub async fn record(
         self,
         transaction: &mut sqlx::AnyConnection,

@@ -371,6 +371,7 @@ impl<E: Endpoint + 'static> Guard<E> {
             let claimed = layer
                 .store
                 .claim(&scope, &fingerprint, settings.lock_ttl)
+                .instrument(tracing::info_span!("idempotency.claim"))
                 .await;
             if claimed.is_ok() {
                 layer.outage.succeeded();
@@ -669,6 +670,7 @@ async fn superseded_answer(
         && let Err(err) = layer
             .store
             .complete(scope, token, &committed.response, layer.settings.retention)
+            .instrument(tracing::info_span!("idempotency.complete"))
             .await
     {
         layer.store_failed(FaultStep::Complete, &err);
@@ -699,6 +701,7 @@ async fn store_or_release(
             match layer
                 .store
                 .complete(scope, token, &stored, settings.retention)
+                .instrument(tracing::info_span!("idempotency.complete"))
                 .await
             {
                 Ok(true) => {}
@@ -738,7 +741,12 @@ async fn store_or_release(
 }
 
 async fn release(layer: &Idempotency, scope: &ScopeKey, token: &LeaseToken) {
-    if let Err(err) = layer.store.release(scope, token).await {
+    if let Err(err) = layer
+        .store
+        .release(scope, token)
+        .instrument(tracing::info_span!("idempotency.release"))
+        .await
+    {
         // The claim will expire with its lease; until then retries wait or get 409.
         tracing::debug!(error = %err, "idempotency store could not release a key");
         layer.store_failed(FaultStep::Release, &err);
@@ -1009,6 +1017,21 @@ mod tests {
             0,
             "the first is still running, alone"
         );
+    }
+
+    #[test]
+    fn a_layer_answers_with_the_settings_it_was_built_with() {
+        let layer = Idempotency::in_process(waiting(Duration::from_millis(1234)));
+
+        assert_eq!(layer.settings().lock_wait, Duration::from_millis(1234));
+        assert_eq!(layer.settings().lock_ttl, Duration::from_secs(3600));
+    }
+
+    #[test]
+    fn a_new_layer_has_met_no_store_outage() {
+        let layer = Idempotency::in_process(IdempotencySettings::default());
+
+        assert_eq!(layer.store_outages(), 0);
     }
 
     #[test]

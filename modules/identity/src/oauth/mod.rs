@@ -130,6 +130,7 @@ impl OAuthService {
     /// are kept here (under the state's hash) until the exchange or `oauth.state_ttl`, with the
     /// hash of a binding answered to the caller alone (it never goes to the provider, so the
     /// browser's redirect back does not carry it).
+    #[tracing::instrument(name = "identity.oauth.authorize", skip_all, fields(provider = provider))]
     pub async fn authorize(&self, provider: &str, redirect_uri: &str) -> AppResult<Authorization> {
         let provider = self.provider(provider)?;
         Self::allowed(provider, redirect_uri)?;
@@ -159,6 +160,7 @@ impl OAuthService {
 
     /// Completes a sign-in: spends the state, exchanges the code, validates the ID token, finds
     /// or makes the account by the linking rule, and opens a session as a login does.
+    #[tracing::instrument(name = "identity.oauth.exchange", skip_all)]
     pub async fn exchange(&self, request: CodeExchange<'_>) -> AppResult<TokenPair> {
         let provider = self.provider(request.provider)?;
         Self::allowed(provider, request.redirect_uri)?;
@@ -326,6 +328,7 @@ impl OAuthService {
     }
 
     /// The caller's linked identities, oldest first.
+    #[tracing::instrument(name = "identity.oauth.identities", skip_all, fields(user.id = %principal.subject))]
     pub async fn identities(&self, principal: &Principal) -> AppResult<Vec<IdentityRecord>> {
         let user = self.identity.authenticate(principal).await?;
         self.repository.identities_of(&user.id).await
@@ -335,6 +338,7 @@ impl OAuthService {
     /// Removes one of the caller's linked identities in the durable transaction it begins for
     /// `outcome` (after reading the account, so that the request holds one connection at a
     /// time); the transaction, for the caller to commit its answer in.
+    #[tracing::instrument(name = "identity.oauth.unlink", skip_all, fields(user.id = %principal.subject))]
     pub async fn unlink(
         &self,
         outcome: &OutcomeRecorder,

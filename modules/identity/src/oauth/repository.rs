@@ -100,6 +100,7 @@ impl OAuthRepository {
     }
 
     /// Keeps an authorization in progress, and drops the ones that expired.
+    #[tracing::instrument(name = "identity.oauth.repository.insert_state", skip_all)]
     pub async fn insert_state(&self, state: &StateRecord) -> AppResult<()> {
         let mut tx = self.pool().begin().await?;
         sqlx::query("DELETE FROM identity_oauth_states WHERE expires_at_ms <= $1")
@@ -128,6 +129,7 @@ impl OAuthRepository {
     /// `binding_hash`, if it has not expired at `now_ms`. One delete: of two exchanges with one
     /// state, exactly one gets it; one without the binding gets nothing and spends nothing, so
     /// the client that started the sign-in can still finish it.
+    #[tracing::instrument(name = "identity.oauth.repository.take_state", skip_all)]
     pub async fn take_state(
         &self,
         state_hash: &str,
@@ -159,6 +161,7 @@ impl OAuthRepository {
     }
 
     /// The identity `subject` at `provider`, if linked.
+    #[tracing::instrument(name = "identity.oauth.repository.identity", skip_all, fields(provider = provider))]
     pub async fn identity(
         &self,
         provider: &str,
@@ -173,6 +176,7 @@ impl OAuthRepository {
     }
 
     /// The identities linked to an account, oldest first.
+    #[tracing::instrument(name = "identity.oauth.repository.identities_of", skip_all, fields(user.id = user_id))]
     pub async fn identities_of(&self, user_id: &str) -> AppResult<Vec<IdentityRecord>> {
         let rows = sqlx::query(select_identities!(
             "WHERE user_id = $1 ORDER BY linked_at_ms, id"
@@ -188,6 +192,7 @@ impl OAuthRepository {
     /// since it was read (locked, or for a link no longer confirmed): nothing is written. The
     /// conditional update of the account row comes first, so a concurrent lock, login or reset
     /// is ordered with it, as for a password login.
+    #[tracing::instrument(name = "identity.oauth.repository.sign_in", skip_all)]
     pub async fn sign_in(
         &self,
         plan: &SignInPlan<'_>,
@@ -256,6 +261,7 @@ impl OAuthRepository {
     /// Removes an identity of `user_id` in `tx`, unless it is the account's last way to sign
     /// in (no password, no other identity). The account row is locked first, so two removals
     /// of an account's last two identities queue and the second sees the first.
+    #[tracing::instrument(name = "identity.oauth.repository.unlink", skip_all, fields(user.id = user_id))]
     pub async fn unlink(
         &self,
         tx: &mut sqlx::AnyConnection,

@@ -430,7 +430,9 @@ mod tests {
     async fn a_connection_to_one_node_says_which_database_it_uses_and_debugs_as_its_kind() {
         let info = redis::IntoConnectionInfo::into_connection_info(redis_url().as_str())
             .expect("REDIS_URL is a Redis URL");
-        let database_five = info.clone().set_redis_settings(info.redis_settings().clone().set_db(5));
+        let database_five = info
+            .clone()
+            .set_redis_settings(info.redis_settings().clone().set_db(5));
         let manager = redis::Client::open(database_five)
             .expect("a client")
             .get_connection_manager()
