@@ -114,8 +114,7 @@ pub fn problem_from_error(err: poem::Error) -> Response {
         StatusCode::UNAUTHORIZED => "The access token is missing, expired or invalid.".to_owned(),
         s if s.is_server_error() => {
             tracing::error!(error = %message, "request failed");
-            "The service could not complete the request. Quote the request id when reporting it."
-                .to_owned()
+            kernel::problem::SERVER_ERROR_DETAIL.to_owned()
         }
         _ => message,
     };
@@ -143,9 +142,7 @@ pub fn panic_as_problem(panic: Box<dyn std::any::Any + Send + 'static>) -> Respo
         .unwrap_or_default();
     tracing::error!(panic = %message, "handler panicked");
     Problem::from_status(StatusCode::INTERNAL_SERVER_ERROR)
-        .with_detail(
-            "The service could not complete the request. Quote the request id when reporting it.",
-        )
+        .with_detail(kernel::problem::SERVER_ERROR_DETAIL)
         .into_response()
 }
 

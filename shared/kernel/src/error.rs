@@ -92,9 +92,7 @@ impl AppError {
     pub fn to_problem(&self) -> Problem {
         let problem = Problem::from_status(self.status());
         match self {
-            Self::Internal(_) => {
-                problem.with_detail("The service could not complete the request. Quote the request id when reporting it.")
-            }
+            Self::Internal(_) => problem.with_detail(crate::problem::SERVER_ERROR_DETAIL),
             Self::TooManyRequests { retry_after_secs } => problem.with_detail(format!(
                 "Too many requests; retry after {retry_after_secs} seconds."
             )),

@@ -10,6 +10,10 @@ use crate::context::RequestContext;
 /// The media type of every error response.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The detail of every 500: nothing of what went wrong, only how to report it.
+pub const SERVER_ERROR_DETAIL: &str =
+    "The service could not complete the request. Quote the request id when reporting it.";
+
 /// A problem detail (RFC 9457): what went wrong, in a shape clients can rely on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
