@@ -60,6 +60,19 @@ async fn claim(store: &Store, key: &ScopeKey, fingerprint: &Fingerprint) -> Clai
     store.claim(key, fingerprint, LEASE).await.expect("claim")
 }
 
+/// Completes `key`'s claim with `stored`, kept for [`RETENTION`]; whether the store kept it.
+async fn complete(
+    store: &Store,
+    key: &ScopeKey,
+    token: &LeaseToken,
+    stored: &StoredResponse,
+) -> bool {
+    store
+        .complete(key, token, stored, RETENTION)
+        .await
+        .expect("complete")
+}
+
 pub async fn claim_on_empty_acquires(store: Store) {
     let claim = claim(&store, &scope("k"), &fp("{}")).await;
     assert!(matches!(claim, Claim::Acquired(_)), "{claim:?}");
@@ -84,12 +97,7 @@ pub async fn different_fingerprint_is_mismatch_while_in_progress(store: Store) {
 pub async fn different_fingerprint_is_mismatch_after_completion(store: Store) {
     let key = scope("k");
     let token = acquire(&store, &key, &fp(r#"{"a":1}"#)).await;
-    assert!(
-        store
-            .complete(&key, &token, &response(b"{}"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &response(b"{}")).await);
     assert_eq!(
         claim(&store, &key, &fp(r#"{"a":2}"#)).await,
         Claim::Mismatch
@@ -105,12 +113,7 @@ pub async fn completed_record_replays_every_field(store: Store) {
         ..response(b"")
     };
     let token = acquire(&store, &key, &fp).await;
-    assert!(
-        store
-            .complete(&key, &token, &stored, RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &stored).await);
     assert_eq!(
         claim(&store, &key, &fp).await,
         Claim::Completed(stored.clone())
@@ -129,12 +132,7 @@ pub async fn completed_record_replays_empty_body_and_absent_headers(store: Store
         body: Bytes::new(),
     };
     let token = acquire(&store, &key, &fp).await;
-    assert!(
-        store
-            .complete(&key, &token, &stored, RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &stored).await);
     assert_eq!(claim(&store, &key, &fp).await, Claim::Completed(stored));
 }
 
@@ -148,12 +146,7 @@ pub async fn empty_header_values_are_not_confused_with_absent_ones(store: Store)
         body: Bytes::new(),
     };
     let token = acquire(&store, &key, &fp).await;
-    assert!(
-        store
-            .complete(&key, &token, &stored, RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &stored).await);
     assert_eq!(claim(&store, &key, &fp).await, Claim::Completed(stored));
 }
 
@@ -163,24 +156,14 @@ pub async fn stale_token_cannot_complete(store: Store) {
     sleep(PAST_SHORT).await;
     let current = acquire(&store, &key, &fp).await;
 
-    assert!(
-        !store
-            .complete(&key, &stale, &response(b"stale"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(!complete(&store, &key, &stale, &response(b"stale")).await);
     // Nothing was written: the record is still the second claimant's, in progress.
     assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
     assert!(!store.release(&key, &stale).await.expect("release"));
     assert!(!store.renew(&key, &stale, LEASE).await.expect("renew"));
     assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
 
-    assert!(
-        store
-            .complete(&key, &current, &response(b"current"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &current, &response(b"current")).await);
     assert_eq!(
         claim(&store, &key, &fp).await,
         Claim::Completed(response(b"current"))
@@ -191,12 +174,7 @@ pub async fn complete_after_the_record_vanished_writes_nothing(store: Store) {
     let (key, fp) = (scope("k"), fp("{}"));
     let token = acquire_for(&store, &key, &fp, SHORT).await;
     sleep(PAST_SHORT).await;
-    assert!(
-        !store
-            .complete(&key, &token, &response(b"late"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(!complete(&store, &key, &token, &response(b"late")).await);
     assert!(matches!(claim(&store, &key, &fp).await, Claim::Acquired(_)));
 }
 
@@ -204,19 +182,9 @@ pub async fn complete_twice_is_refused(store: Store) {
     let (key, fp) = (scope("k"), fp("{}"));
     let token = acquire(&store, &key, &fp).await;
     let first = response(b"first");
-    assert!(
-        store
-            .complete(&key, &token, &first, RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &first).await);
     // The token is spent once the record is completed: it cannot rewrite the response.
-    assert!(
-        !store
-            .complete(&key, &token, &response(b"second"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(!complete(&store, &key, &token, &response(b"second")).await);
     assert_eq!(claim(&store, &key, &fp).await, Claim::Completed(first));
 }
 
@@ -248,12 +216,7 @@ pub async fn release_with_foreign_token_does_nothing(store: Store) {
 pub async fn release_after_completion_does_nothing(store: Store) {
     let (key, fp) = (scope("k"), fp("{}"));
     let token = acquire(&store, &key, &fp).await;
-    assert!(
-        store
-            .complete(&key, &token, &response(b"done"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &response(b"done")).await);
     assert!(!store.release(&key, &token).await.expect("release"));
     assert_eq!(
         claim(&store, &key, &fp).await,
@@ -268,12 +231,7 @@ pub async fn renew_extends_the_lease(store: Store) {
     sleep(PAST_SHORT).await;
     assert_eq!(claim(&store, &key, &fp).await, Claim::InFlight);
     // And the renewed claim can still be completed.
-    assert!(
-        store
-            .complete(&key, &token, &response(b"ok"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &response(b"ok")).await);
 }
 
 pub async fn renew_after_losing_the_lease_fails(store: Store) {
@@ -299,12 +257,7 @@ pub async fn renew_of_a_foreign_or_completed_record_fails(store: Store) {
             .await
             .expect("renew")
     );
-    assert!(
-        store
-            .complete(&key, &token, &response(b"done"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &response(b"done")).await);
     assert!(!store.renew(&key, &token, LEASE).await.expect("renew"));
 }
 
@@ -341,12 +294,7 @@ pub async fn keys_are_independent(store: Store) {
     let fp = fp("{}");
     let token = acquire(&store, &scope("a"), &fp).await;
     acquire(&store, &scope("b"), &fp).await;
-    assert!(
-        store
-            .complete(&scope("a"), &token, &response(b"a"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &scope("a"), &token, &response(b"a")).await);
     // A token is bound to its key: `a`'s token cannot act on `b`.
     assert!(!store.release(&scope("b"), &token).await.expect("release"));
     assert_eq!(
@@ -393,12 +341,7 @@ pub async fn operations_counts_every_call(store: Store) {
     let (key, fp) = (scope("k"), fp("{}"));
     let token = acquire(&clone, &key, &fp).await;
     assert!(clone.renew(&key, &token, LEASE).await.expect("renew"));
-    assert!(
-        store
-            .complete(&key, &token, &response(b"x"), RETENTION)
-            .await
-            .expect("complete")
-    );
+    assert!(complete(&store, &key, &token, &response(b"x")).await);
     assert!(!store.release(&key, &token).await.expect("release"));
     claim(&store, &key, &fp).await;
     // Shared by clones, and counting calls whatever their outcome.
