@@ -267,18 +267,19 @@ mod tests {
 
     const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
-    #[tokio::test(start_paused = true)]
-    async fn a_lease_longer_than_a_year_lasts_a_year() {
-        let store = store();
-        store
-            .claim(&scope(), &fingerprint(), 10 * 365 * DAY)
-            .await
-            .unwrap();
+    async fn acquire(store: &Store) -> LeaseToken {
+        match store.claim(&scope(), &fingerprint(), DAY).await.unwrap() {
+            Claim::Acquired(token) => token,
+            other => panic!("a first claim acquires, not {other:?}"),
+        }
+    }
 
+    /// A year less a day on, a claim still meets `during`; two days later, the record is gone.
+    async fn assert_claimed_for_a_year_only(store: &Store, during: Claim) {
         tokio::time::advance(364 * DAY).await;
         assert_eq!(
             store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
-            Claim::InFlight
+            during
         );
         tokio::time::advance(2 * DAY).await;
         assert!(matches!(
@@ -288,12 +289,20 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_lease_longer_than_a_year_lasts_a_year() {
+        let store = store();
+        store
+            .claim(&scope(), &fingerprint(), 10 * 365 * DAY)
+            .await
+            .unwrap();
+
+        assert_claimed_for_a_year_only(&store, Claim::InFlight).await;
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn a_retention_longer_than_a_year_lasts_a_year() {
         let store = store();
-        let Claim::Acquired(token) = store.claim(&scope(), &fingerprint(), DAY).await.unwrap()
-        else {
-            panic!("a first claim acquires");
-        };
+        let token = acquire(&store).await;
         let response = StoredResponse {
             status: 201,
             content_type: None,
@@ -306,38 +315,17 @@ mod tests {
             .await
             .unwrap();
 
-        tokio::time::advance(364 * DAY).await;
-        assert!(matches!(
-            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
-            Claim::Completed(_)
-        ));
-        tokio::time::advance(2 * DAY).await;
-        assert!(matches!(
-            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
-            Claim::Acquired(_)
-        ));
+        assert_claimed_for_a_year_only(&store, Claim::Completed(response)).await;
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_renewal_longer_than_a_year_lasts_a_year() {
         let store = store();
-        let Claim::Acquired(token) = store.claim(&scope(), &fingerprint(), DAY).await.unwrap()
-        else {
-            panic!("a first claim acquires");
-        };
+        let token = acquire(&store).await;
 
         assert!(store.renew(&scope(), &token, 10 * 365 * DAY).await.unwrap());
 
-        tokio::time::advance(364 * DAY).await;
-        assert_eq!(
-            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
-            Claim::InFlight
-        );
-        tokio::time::advance(2 * DAY).await;
-        assert!(matches!(
-            store.claim(&scope(), &fingerprint(), DAY).await.unwrap(),
-            Claim::Acquired(_)
-        ));
+        assert_claimed_for_a_year_only(&store, Claim::InFlight).await;
     }
 
     #[tokio::test]
