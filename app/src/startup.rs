@@ -62,14 +62,18 @@ impl Application {
         let context = infrastructure.module_context(&settings);
         let modules = modules::mount_all(&context).await?;
         // 4. The routes and the OpenAPI document they serve.
-        let (routes, document) = routes(modules.apis, extra, &infrastructure)?;
+        let Routes {
+            routes,
+            document,
+            allowed_methods,
+        } = routes(modules.apis, extra, &infrastructure)?;
         // 5. The middleware, outermost first (see `middleware::stack`).
         let stack = middleware::stack(
             routes,
             Layers {
                 instance_header: settings.server.instance_header,
                 client_addresses,
-                allowed_methods: Arc::new(AllowedMethods::from_openapi(&document)),
+                allowed_methods: Arc::new(allowed_methods),
                 idempotency: Arc::clone(&infrastructure.idempotency),
                 cors: cors(&settings.server),
                 authenticator: Arc::new(Authenticator::new(
@@ -90,7 +94,7 @@ impl Application {
             local_addr,
             endpoint: stack.endpoint,
             middleware: stack.layers,
-            document: OpenApiDocument(Arc::new(serde_json::to_string_pretty(&document)?)),
+            document,
             idempotency: infrastructure.idempotency,
             settings,
             background,
@@ -190,13 +194,22 @@ pub async fn shutdown_signal() {
     tracing::info!("shutdown signal received: draining in-flight requests");
 }
 
+/// What [`routes`] makes.
+struct Routes {
+    routes: Route,
+    /// The document as served at `/openapi.json`.
+    document: OpenApiDocument,
+    /// The methods the document lists for each path, for the `Allow` header of a 405.
+    allowed_methods: AllowedMethods,
+}
+
 /// Every module's API and the health probes under their prefixes, the OpenAPI document (with
 /// each operation's declared intent) and Swagger UI.
 fn routes<X: OpenApi + DeclaredIntents + 'static>(
     module_apis: ModuleApis,
     extra: X,
     infrastructure: &Infrastructure,
-) -> anyhow::Result<(Route, serde_json::Value)> {
+) -> anyhow::Result<Routes> {
     let version = env!("CARGO_PKG_VERSION");
     let api = OpenApiService::new((module_apis, extra), docs::TITLE, version)
         .description(
@@ -223,18 +236,26 @@ fn routes<X: OpenApi + DeclaredIntents + 'static>(
         &<(ModuleApis, X)>::declared_intents(),
         infrastructure.idempotency.settings(),
     );
-    let served = OpenApiDocument(Arc::new(serde_json::to_string_pretty(&document)?));
+    let allowed_methods = AllowedMethods::from_openapi(&document);
+    let document = OpenApiDocument(Arc::new(serde_json::to_string_pretty(&document)?));
     let swagger = docs::swagger_config();
     let routes = Route::new()
         .nest(kernel::API_PREFIX, api)
         .nest("/health", health)
         // The document and Swagger UI's settings only where they are served: data added
         // around every route costs every request an insertion.
-        .at("/openapi.json", get(docs::openapi_json).data(served))
+        .at(
+            "/openapi.json",
+            get(docs::openapi_json).data(document.clone()),
+        )
         .at("/docs", get(docs::docs_redirect))
         .at("/docs/", get(docs::swagger_ui).data(swagger.clone()))
         .at("/docs/*path", get(docs::swagger_ui).data(swagger));
-    Ok((routes, document))
+    Ok(Routes {
+        routes,
+        document,
+        allowed_methods,
+    })
 }
 
 /// CORS for `server.cors.allowed_origins`, or none when no origin is set.
