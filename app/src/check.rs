@@ -327,7 +327,7 @@ async fn send_once(
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned)
     };
-    let replay = header("x-idempotent-replay").as_deref() == Some("true");
+    let replay = header(poem_idempotency::IDEMPOTENT_REPLAY).as_deref() == Some("true");
     let instance = header("x-instance-id");
     let status = response.status().as_u16();
     let body = response.text().await.unwrap_or_default();

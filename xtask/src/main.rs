@@ -14,6 +14,7 @@
 //!   own tests (see [`mutants`]).
 
 mod mutants;
+mod names;
 mod new_module;
 mod test;
 
@@ -144,15 +145,8 @@ struct Name {
 
 impl Name {
     fn new(slug: &str, title: &str) -> anyhow::Result<Self> {
-        let slug_ok = slug.starts_with(|c: char| c.is_ascii_lowercase())
-            && slug
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && slug.len() <= 50;
-        if !slug_ok {
-            bail!(
-                "`{slug}`: the slug takes lower-case letters, digits and `-`, starting with a letter"
-            );
+        if !names::is_lower_words(slug, '-') {
+            bail!("`{slug}`: a slug is {}", names::rule('-'));
         }
         let title = title.trim();
         if title.is_empty() || title.len() > 80 || title.contains(['"', '\\', '<', '>', '\n']) {

@@ -14,6 +14,8 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
+use crate::names;
+
 /// The names of a new module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleName {
@@ -29,15 +31,10 @@ pub struct ModuleName {
 
 impl ModuleName {
     pub fn new(name: &str, entity: &str) -> anyhow::Result<Self> {
-        let name_ok = name.starts_with(|c: char| c.is_ascii_lowercase())
-            && name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-            && !name.ends_with('_')
-            && !name.contains("__");
-        if !name_ok {
+        if !names::is_lower_words(name, '_') {
             bail!(
-                "`{name}`: a module name takes lower-case letters, digits and single `_`, e.g. `orders`"
+                "`{name}`: a module name is {}, e.g. `orders`",
+                names::rule('_')
             );
         }
         let entity_ok = entity.starts_with(|c: char| c.is_ascii_uppercase())
@@ -350,16 +347,46 @@ fn insert_mod(text: &str, name: &str) -> anyhow::Result<String> {
 /// `text` with `line` inserted above the line holding `marker`, indented as that line is. The
 /// markers are the generator's visible contract: it fails naming one that is missing.
 fn insert_above_marker(text: &str, marker: &str, line: &str) -> anyhow::Result<String> {
-    let at = text.find(marker).with_context(|| {
-        format!("the marker `{marker}` is missing: put it back where new modules' lines go")
-    })?;
-    let line_start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
-    let indent = &text[line_start..at];
-    Ok(format!(
-        "{}{indent}{line}\n{}",
-        &text[..line_start],
-        &text[line_start..]
-    ))
+    let at = marker_at(text, marker, 0)?;
+    Ok(above(text, at, &format!("{line}\n")))
+}
+
+/// Where the first line holding `marker` at or after `from` starts, or an error naming it.
+fn marker_at(text: &str, marker: &str, from: usize) -> anyhow::Result<usize> {
+    let at = text[from..]
+        .find(marker)
+        .map(|offset| from + offset)
+        .with_context(|| {
+            format!("the marker `{marker}` is missing: put it back where new lines go")
+        })?;
+    Ok(text[..at].rfind('\n').map_or(0, |newline| newline + 1))
+}
+
+/// `text` with `lines` (each ending in a newline) above the line starting at `line_start`, each
+/// indented as that line is.
+fn above(text: &str, line_start: usize, lines: &str) -> String {
+    let indent: String = text[line_start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    let indented: String = lines
+        .lines()
+        .map(|line| format!("{indent}{line}\n"))
+        .collect();
+    format!("{}{indented}{}", &text[..line_start], &text[line_start..])
+}
+
+/// The inside of the first string literal after `at` (below the marker `marker`).
+fn literal_after(text: &str, at: usize, marker: &str) -> anyhow::Result<(usize, usize)> {
+    let start = text[at..]
+        .find('"')
+        .map(|offset| at + offset + 1)
+        .with_context(|| format!("no string literal below the marker `{marker}`"))?;
+    let end = text[start..]
+        .find('"')
+        .map(|offset| start + offset)
+        .with_context(|| format!("an unclosed string literal below the marker `{marker}`"))?;
+    Ok((start, end))
 }
 
 fn insert_before_first(text: &str, marker: &str, insert: &str) -> anyhow::Result<String> {
@@ -678,18 +705,10 @@ impl Field {
                 FieldType::names()
             );
         };
-        let name_ok = name.len() <= 50
-            && name.split('_').all(|word| {
-                word.starts_with(|c: char| c.is_ascii_lowercase())
-                    && word
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-            });
-        if !name_ok {
+        if !names::is_lower_words(name, '_') {
             bail!(
-                "`--field {spec}`: a field name is snake_case, up to 50 characters: lower-case \
-                 words of letters and digits, each starting with a letter, joined by single `_` \
-                 (e.g. `unit_price`)"
+                "`--field {spec}`: a field name is snake_case: {} (e.g. `unit_price`)",
+                names::rule('_')
             );
         }
         let field = Self {
@@ -771,7 +790,7 @@ impl Field {
         }
     }
 
-    /// How the column is read in `COLUMNS`.
+    /// How the column is read in `thing_columns!`.
     fn select(&self) -> String {
         match self.kind {
             FieldType::Bool => format!("CAST({0} AS INTEGER) AS {0}", self.name),
@@ -779,39 +798,75 @@ impl Field {
         }
     }
 
-    /// The expression that binds this field of `value` (the entity or its `...Fields`, where
-    /// the field is an `Option<_>`).
+    /// The expression that binds this field of `value` (a `ThingFields`, where the field is an
+    /// `Option<_>`).
     fn bind(&self, value: &str) -> String {
         let name = &self.name;
         match self.kind {
             FieldType::String => format!("&{value}.{name}"),
-            FieldType::Datetime => format!("{value}.{name}.map(unix_ms)"),
+            FieldType::Datetime => format!("{value}.{name}.map(infra::database::unix_ms)"),
             _ => format!("{value}.{name}"),
         }
     }
 
-    /// The expression that copies this field of `value` (a `ThingFields`).
-    fn copy(&self, value: &str) -> String {
+    /// The `#[sqlx(...)]` that reads the field's column into the entity, if it needs one.
+    fn read_attribute(&self) -> Option<String> {
         match self.kind {
-            FieldType::String => format!("{value}.{}.clone()", self.name),
-            _ => format!("{value}.{}", self.name),
+            FieldType::Datetime => Some(format!(
+                "#[sqlx(rename = \"{}\", try_from = \"infra::database::OptionalUnixMs\")]",
+                self.column()
+            )),
+            FieldType::Bool => {
+                Some("#[sqlx(try_from = \"infra::database::OptionalFlag\")]".to_owned())
+            }
+            _ => None,
         }
     }
 }
 
-/// The `--field`s, added to a fresh copy of the worked example: each goes wherever
-/// `description` goes. The places are found by the worked example's own lines (renamed); a test
-/// runs this on `modules/things`, so a change there that moves them fails at once.
+/// The places in the worked example where a `--field` goes, each marked by a line of its own
+/// (`// cargo xtask new-module: <place>`, `--` in SQL). They are the generator's whole contract
+/// with `modules/things` (ADR 0015): whitespace, line breaks and the order of other lines may
+/// change freely; a marker that is missing is an error naming it.
+pub mod marker {
+    pub const SHOWN: &str = "// cargo xtask new-module: a field as shown";
+    pub const SENT: &str = "// cargo xtask new-module: a field as sent";
+    pub const CHECKED: &str = "// cargo xtask new-module: a field as checked";
+    pub const CHECKING: &str = "// cargo xtask new-module: checking a field";
+    pub const IN_A_PATCH: &str = "// cargo xtask new-module: a field in a patch";
+    pub const CHANGE: &str = "// cargo xtask new-module: a field's change";
+    pub const CHECKING_CHANGE: &str = "// cargo xtask new-module: checking a field's change";
+    /// Above the macro literal every `SELECT` and `RETURNING` reads: the column goes at its end.
+    pub const READ: &str = "// cargo xtask new-module: each field's column, read";
+    /// Above each statement that writes the fields: the column goes after `description`, its
+    /// placeholder after the statement's last.
+    pub const WRITTEN: &str = "// cargo xtask new-module: each field's column, written";
+    /// In the chain that binds the values of the statement above.
+    pub const BOUND: &str = "// cargo xtask new-module: each field's value, bound";
+    /// In the migration that creates the table.
+    pub const COLUMN: &str = "-- cargo xtask new-module: each field's column";
+}
+
+/// The `--field`s, added to a fresh copy of the worked example: each goes where a marker
+/// ([`marker`]) says. A test runs this on `modules/things` reformatted, so the contract is the
+/// markers and nothing else.
 struct AddedFields<'a> {
     module: &'a ModuleName,
     fields: &'a [Field],
+}
+
+/// What a statement below [`marker::WRITTEN`] does with the fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Write {
+    Insert,
+    Replace,
+    Patch,
 }
 
 impl AddedFields<'_> {
     /// Adds the fields to the copy of the module's `files` (under `root`): to its model, its
     /// repository and the migration that creates its table.
     fn apply(&self, files: &mut [(PathBuf, String)], root: &Path) -> anyhow::Result<()> {
-        let creates_table = self.rename("CREATE TABLE things (");
         for place in ["src/model.rs", "src/repository.rs", "migrations/"] {
             let file = files.iter_mut().find(|(path, text)| {
                 let relative = path.strip_prefix(root).unwrap_or(path);
@@ -819,13 +874,13 @@ impl AddedFields<'_> {
                 relative == place
                     || (place.ends_with('/')
                         && relative.starts_with(place)
-                        && text.contains(&creates_table))
+                        && text.contains(marker::COLUMN))
             });
             let Some((path, text)) = file else {
                 bail!(
-                    "the copy of modules/things has no {place} (for a migration: one with \
-                     `CREATE TABLE things (`) to add the fields to; if the worked example changed, \
-                     change xtask/src/new_module.rs with it"
+                    "the copy of modules/things has no {place} (for a migration: one with the \
+                     marker `{}`) to add the fields to",
+                    marker::COLUMN
                 );
             };
             let added = match place {
@@ -835,8 +890,7 @@ impl AddedFields<'_> {
             };
             *text = added.with_context(|| {
                 format!(
-                    "adding the fields to {}, made from modules/things: if the worked example \
-                     changed, change xtask/src/new_module.rs with it",
+                    "adding the fields to {}, made from modules/things",
                     path.display()
                 )
             })?;
@@ -844,323 +898,210 @@ impl AddedFields<'_> {
         Ok(())
     }
 
-    fn rename(&self, text: &str) -> String {
-        self.module.rename(text)
-    }
-
-    /// `text` with `insert` right after `anchor` (a line of the worked example, renamed), the
-    /// first one after `within` (the start of the item it belongs to, renamed).
-    fn after(
-        &self,
-        text: &str,
-        within: &str,
-        anchor: &str,
-        insert: &str,
-    ) -> anyhow::Result<String> {
-        let at = self.end_of(text, within, anchor)?;
-        Ok(format!("{}{insert}{}", &text[..at], &text[at..]))
-    }
-
-    /// Where `anchor`, the first after `within`, ends in `text` (both renamed first).
-    fn end_of(&self, text: &str, within: &str, anchor: &str) -> anyhow::Result<usize> {
-        let (within, anchor) = (self.rename(within), self.rename(anchor));
-        let start = text
-            .find(&within)
-            .with_context(|| format!("no `{}`", within.trim()))?;
-        let offset = text[start..]
-            .find(&anchor)
-            .with_context(|| format!("no `{}` after `{}`", anchor.trim(), within.trim()))?;
-        Ok(start + offset + anchor.len())
-    }
-
-    /// One line per field, each made by `line`.
-    fn lines(&self, line: impl Fn(&Field) -> String) -> String {
-        self.fields.iter().map(line).collect()
+    /// One piece per field, each made by `piece`.
+    fn lines(&self, piece: impl Fn(&Field) -> String) -> String {
+        self.fields.iter().map(piece).collect()
     }
 
     fn to_model(&self, text: &str) -> anyhow::Result<String> {
         let shown = self.lines(|field| {
+            let read = field
+                .read_attribute()
+                .map(|attribute| format!("{attribute}\n"))
+                .unwrap_or_default();
             format!(
-                "    /// Optional: {}; absent when there is none.\n    \
-                 #[oai(skip_serializing_if_is_none)]\n    pub {}: Option<{}>,\n",
+                "/// Optional: {}; absent when there is none.\n\
+                 #[oai(skip_serializing_if_is_none)]\n{read}pub {}: Option<{}>,\n",
                 field.kind.what(),
                 field.name,
                 field.kind.rust()
             )
         });
-        let text = self.after(
-            text,
-            "pub struct Thing {",
-            "    pub description: Option<String>,\n",
-            &shown,
-        )?;
-        let input = self.lines(|field| {
+        let sent = self.lines(|field| {
             format!(
-                "    /// Optional: {}; absent or `null` for none.\n    {}\n    pub {}: Option<{}>,\n",
+                "/// Optional: {}; absent or `null` for none.\n{}\npub {}: Option<{}>,\n",
                 field.kind.what(),
                 field.kind.input_attribute(),
                 field.name,
                 field.kind.input()
             )
         });
-        let text = self.after(
-            &text,
-            "pub struct ThingInput {",
-            "    pub description: Option<StrictString>,\n",
-            &input,
-        )?;
         let checked =
-            self.lines(|field| format!("    pub {}: Option<{}>,\n", field.name, field.kind.rust()));
-        let text = self.after(
-            &text,
-            "pub struct ThingFields {",
-            "    pub description: Option<String>,\n",
-            &checked,
-        )?;
-        let parsed = self.lines(|field| {
+            self.lines(|field| format!("pub {}: Option<{}>,\n", field.name, field.kind.rust()));
+        let checking = self.lines(|field| {
             let name = &field.name;
             match field.kind {
                 FieldType::String => {
-                    format!("            {name}: self.{name}.as_deref().map(str::to_owned),\n")
+                    format!("{name}: self.{name}.as_deref().map(str::to_owned),\n")
                 }
-                _ => format!("            {name}: self.{name},\n"),
+                _ => format!("{name}: self.{name},\n"),
             }
         });
-        let text = self.after(
-            &text,
-            "impl ThingInput {",
-            "            description: self.description.as_deref().map(str::to_owned),\n",
-            &parsed,
-        )?;
-        let patch = self.lines(|field| {
+        let in_a_patch = self.lines(|field| {
             format!(
-                "    /// A new value, or `null` to remove it: {}.\n    {}\n    \
-                 pub {}: MaybeUndefined<{}>,\n",
+                "/// A new value, or `null` to remove it: {}.\n{}\npub {}: MaybeUndefined<{}>,\n",
                 field.kind.what(),
                 field.kind.input_attribute(),
                 field.name,
                 field.kind.input()
             )
         });
-        let text = self.after(
-            &text,
-            "pub struct ThingPatch {",
-            "    pub description: MaybeUndefined<StrictString>,\n",
-            &patch,
-        )?;
-        let changes = self.lines(|field| {
+        let change = self.lines(|field| {
             format!(
-                "    pub {}: Option<Option<{}>>,\n",
+                "pub {}: Option<Option<{}>>,\n",
                 field.name,
                 field.kind.rust()
             )
         });
-        let text = self.after(
-            &text,
-            "pub struct ThingChanges {",
-            "    pub description: Option<Option<String>>,\n",
-            &changes,
-        )?;
-        let changed = self.lines(|field| {
+        let checking_change = self.lines(|field| {
             let name = &field.name;
             match field.kind {
                 FieldType::String => format!(
-                    "            {name}: self.{name}.as_opt_deref().map(|text| text.map(str::to_owned)),\n"
+                    "{name}: self.{name}.as_opt_deref().map(|text| text.map(str::to_owned)),\n"
                 ),
-                _ => format!("            {name}: self.{name}.as_opt_ref().map(|value| value.copied()),\n"),
+                _ => format!("{name}: self.{name}.as_opt_ref().map(|value| value.copied()),\n"),
             }
         });
-        self.after(
-            &text,
-            "impl ThingPatch {",
-            "                .map(|text| text.map(str::to_owned)),\n",
-            &changed,
-        )
+        let mut text = text.to_owned();
+        for (place, lines) in [
+            (marker::SHOWN, shown),
+            (marker::SENT, sent),
+            (marker::CHECKED, checked),
+            (marker::CHECKING, checking),
+            (marker::IN_A_PATCH, in_a_patch),
+            (marker::CHANGE, change),
+            (marker::CHECKING_CHANGE, checking_change),
+        ] {
+            let at = marker_at(&text, place, 0)?;
+            text = above(&text, at, &lines);
+        }
+        Ok(text)
     }
 
     fn to_repository(&self, text: &str) -> anyhow::Result<String> {
         let mut text = text.to_owned();
-        if self
+        let read: String = self
             .fields
             .iter()
-            .any(|field| field.kind == FieldType::Datetime)
-        {
-            text = self.after(
-                &text,
-                "use infra::database::",
-                "{now_ms, timestamp",
-                ", unix_ms",
-            )?;
+            .map(|field| format!(", {}", field.select()))
+            .collect();
+        let at = marker_at(&text, marker::READ, 0)?;
+        let (_, end) = literal_after(&text, at, marker::READ)?;
+        text.insert_str(end, &read);
+
+        let mut from = 0;
+        let mut statements = 0;
+        while let Some(offset) = text[from..].find(marker::WRITTEN) {
+            let at = from + offset;
+            let (start, end) = literal_after(&text, at, marker::WRITTEN)?;
+            let (statement, write) = self.to_statement(&text[start..end])?;
+            text.replace_range(start..end, &statement);
+            let end = start + statement.len();
+            let bound = marker_at(&text, marker::BOUND, end)?;
+            if text[end..bound].contains(marker::WRITTEN) {
+                bail!(
+                    "the marker `{}` is missing below a statement that writes the fields",
+                    marker::BOUND
+                );
+            }
+            let binds = self.lines(|field| match write {
+                Write::Insert | Write::Replace => format!(".bind({})\n", field.bind("fields")),
+                Write::Patch => {
+                    let name = &field.name;
+                    let new = match field.kind {
+                        FieldType::String => format!("changes.{name}.clone().flatten()"),
+                        FieldType::Datetime => {
+                            format!("changes.{name}.flatten().map(infra::database::unix_ms)")
+                        }
+                        _ => format!("changes.{name}.flatten()"),
+                    };
+                    format!(".bind(changes.{name}.is_some())\n.bind({new})\n")
+                }
+            });
+            text = above(&text, bound, &binds);
+            from = marker_at(&text, marker::BOUND, bound)? + 1;
+            from += text[from..].find('\n').unwrap_or(text.len() - from);
+            statements += 1;
         }
-        let columns: Vec<String> = self.fields.iter().map(Field::select).collect();
-        let text = self.after(
-            &text,
-            "const COLUMNS: &str = \"",
-            "updated_at_ms",
-            &format!(", \\\n    {}", columns.join(", ")),
-        )?;
-
-        // Create: the columns and placeholders after the last ones, the values after the last.
-        let statement = "INSERT INTO things (";
-        let last = self.last_placeholder(&text, "pub async fn insert(", statement)?;
-        let indent = self.indent_of(&text, "pub async fn insert(", "VALUES (")?;
-        let columns: Vec<String> = self.fields.iter().map(Field::column).collect();
-        let text = self.after(
-            &text,
-            statement,
-            "name, description",
-            &format!(",\n{indent}    {}", columns.join(", ")),
-        )?;
-        let placeholders: Vec<String> = (last + 1..=last + self.fields.len())
-            .map(|n| format!("${n}"))
-            .collect();
-        let text = self.after(
-            &text,
-            statement,
-            &format!("${last}"),
-            &format!(",\n{indent}    {}", placeholders.join(", ")),
-        )?;
-        let constructed =
-            self.lines(|field| format!("            {}: {},\n", field.name, field.copy("fields")));
-        let text = self.after(
-            &text,
-            "pub async fn insert(",
-            "            description: fields.description.clone(),\n",
-            &constructed,
-        )?;
-        let entity = &self.module.entity_snake;
-        let bound = self.lines(|field| format!("        .bind({})\n", field.bind(entity)));
-        let text = self.after(
-            &text,
-            "pub async fn insert(",
-            "        .bind(&thing.description)\n",
-            &bound,
-        )?;
-
-        // Replace: `column = $n` after the description's, the values after the last.
-        let last = self.last_placeholder(&text, "pub async fn update(", "UPDATE things SET")?;
-        let anchor = "description = $";
-        let indent = self.indent_of(&text, "pub async fn update(", anchor)?;
-        let set: String = self
-            .fields
-            .iter()
-            .zip(last + 1..)
-            .map(|(field, n)| format!(",\n{indent}{} = ${n}", field.column()))
-            .collect();
-        let text = self.after(
-            &text,
-            "pub async fn update(",
-            &format!("{anchor}{last}"),
-            &set,
-        )?;
-        let bound = self.lines(|field| format!("        .bind({})\n", field.bind("fields")));
-        let text = self.after(
-            &text,
-            "pub async fn update(",
-            "        .bind(&fields.description)\n",
-            &bound,
-        )?;
-
-        // Patch: `column = CASE WHEN $changed THEN $new ELSE column END` after the description's.
-        let last = self.last_placeholder(&text, "pub async fn patch(", "UPDATE things SET")?;
-        let anchor = "ELSE description END";
-        let indent = self.indent_of(&text, "pub async fn patch(", anchor)?;
-        let set: String = self
-            .fields
-            .iter()
-            .zip((last + 1..).step_by(2))
-            .map(|(field, n)| {
-                let column = field.column();
-                format!(
-                    ",\n{indent}{column} = CASE WHEN ${n} THEN ${} ELSE {column} END",
-                    n + 1
-                )
-            })
-            .collect();
-        let text = self.after(&text, "pub async fn patch(", anchor, &set)?;
-        let bound = self.lines(|field| {
-            let name = &field.name;
-            let new = match field.kind {
-                FieldType::String => format!("changes.{name}.clone().flatten()"),
-                FieldType::Datetime => format!("changes.{name}.flatten().map(unix_ms)"),
-                _ => format!("changes.{name}.flatten()"),
-            };
-            format!("        .bind(changes.{name}.is_some())\n        .bind({new})\n")
-        });
-        let text = self.after(
-            &text,
-            "pub async fn patch(",
-            "        .bind(changes.description.clone().flatten())\n",
-            &bound,
-        )?;
-
-        let mut read = String::new();
-        for (i, field) in self.fields.iter().enumerate() {
-            let name = &field.name;
-            let first_bool = self.fields[..i]
-                .iter()
-                .all(|earlier| earlier.kind != FieldType::Bool);
-            read += &match field.kind {
-                FieldType::Bool if first_bool => format!(
-                    "        // A BOOLEAN column is read as an integer (`COLUMNS` casts it): SQLite \
-                     keeps\n        // 0 or 1, and sqlx's Any driver refuses a column SQLite \
-                     declares BOOLEAN.\n        {name}: row.try_get::<Option<i64>, _>(\"{name}\")?\
-                     .map(|flag| flag != 0),\n"
-                ),
-                FieldType::Bool => format!(
-                    "        {name}: row.try_get::<Option<i64>, _>(\"{name}\")?.map(|flag| flag != 0),\n"
-                ),
-                FieldType::Datetime => format!(
-                    "        {name}: row\n            .try_get::<Option<i64>, _>(\"{}\")?\n            \
-                     .map(timestamp)\n            .transpose()?,\n",
-                    field.column()
-                ),
-                _ => format!("        {name}: row.try_get(\"{name}\")?,\n"),
-            };
+        if statements == 0 {
+            bail!(
+                "the marker `{}` is missing: put it above each statement that writes the fields",
+                marker::WRITTEN
+            );
         }
-        self.after(
-            &text,
-            "fn thing_from_row(",
-            "        description: row.try_get(\"description\")?,\n",
-            &read,
-        )
+        Ok(text)
     }
 
-    /// The highest `$n` of the SQL statement that starts `statement` in the function `within`.
-    fn last_placeholder(&self, text: &str, within: &str, statement: &str) -> anyhow::Result<usize> {
-        let start = self.end_of(text, within, statement)?;
-        let end = text[start..]
-            .find('"')
-            .map_or(text.len(), |offset| start + offset);
-        text[start..end]
+    /// `statement` (an `INSERT`, or an `UPDATE` setting `description` to a value or to a `CASE`)
+    /// with the fields' columns after `description` and their placeholders after its last.
+    fn to_statement(&self, statement: &str) -> anyhow::Result<(String, Write)> {
+        let last = statement
             .split('$')
             .skip(1)
             .filter_map(|rest| {
                 let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                digits.parse().ok()
+                digits.parse::<usize>().ok()
             })
             .max()
-            .with_context(|| format!("`{}` has no `$n`", self.rename(statement)))
-    }
-
-    /// The indentation of the line with `anchor` (the first after `within`).
-    fn indent_of(&self, text: &str, within: &str, anchor: &str) -> anyhow::Result<String> {
-        let end = self.end_of(text, within, anchor)?;
-        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
-        Ok(text[line_start..]
+            .context("a statement that writes the fields has no `$n`")?;
+        let mut statement = statement.to_owned();
+        let columns: String = self
+            .fields
+            .iter()
+            .map(|field| format!(", {}", field.column()))
+            .collect();
+        if statement.trim_start().starts_with("INSERT") {
+            let values = statement
+                .find("VALUES")
+                .and_then(|at| statement[at..].find(')').map(|close| at + close))
+                .context("an INSERT without `VALUES (...)`")?;
+            let placeholders: String = (last + 1..=last + self.fields.len())
+                .map(|n| format!(", ${n}"))
+                .collect();
+            statement.insert_str(values, &placeholders);
+            let description = statement
+                .find("description")
+                .context("an INSERT without a `description` column")?;
+            statement.insert_str(description + "description".len(), &columns);
+            return Ok((statement, Write::Insert));
+        }
+        if let Some(at) = statement.find("ELSE description END") {
+            let set: String = self
+                .fields
+                .iter()
+                .zip((last + 1..).step_by(2))
+                .map(|(field, n)| {
+                    let column = field.column();
+                    format!(
+                        ", {column} = CASE WHEN ${n} THEN ${} ELSE {column} END",
+                        n + 1
+                    )
+                })
+                .collect();
+            statement.insert_str(at + "ELSE description END".len(), &set);
+            return Ok((statement, Write::Patch));
+        }
+        let set_at = statement.find("description = $").context(
+            "an UPDATE that sets no `description = $n` or `CASE ... ELSE description END`",
+        )?;
+        let digits = statement[set_at + "description = $".len()..]
             .chars()
-            .take_while(|c| *c == ' ')
-            .collect())
+            .take_while(char::is_ascii_digit)
+            .count();
+        let set: String = self
+            .fields
+            .iter()
+            .zip(last + 1..)
+            .map(|(field, n)| format!(", {} = ${n}", field.column()))
+            .collect();
+        statement.insert_str(set_at + "description = $".len() + digits, &set);
+        Ok((statement, Write::Replace))
     }
 
     fn to_migration(&self, text: &str) -> anyhow::Result<String> {
-        let columns = self.lines(|field| format!("    {} {},\n", field.column(), field.kind.sql()));
-        self.after(
-            text,
-            "CREATE TABLE things (",
-            "    description TEXT,\n",
-            &columns,
-        )
+        let columns = self.lines(|field| format!("{} {},\n", field.column(), field.kind.sql()));
+        let at = marker_at(text, marker::COLUMN, 0)?;
+        Ok(above(text, at, &columns))
     }
 
     /// `text`, the copy of the things tests, with tests of the fields at the end.
@@ -1475,19 +1416,126 @@ mod tests {
     /// The copy of the worked example (the real one, in `modules/things`) as `orders`, with
     /// `fields`: its files, and its end-to-end tests.
     fn stamped(fields: &[&str]) -> (Vec<(PathBuf, String)>, String) {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let files = stamped_from(&workspace().join("modules/things"), fields);
         let module = ModuleName::new("orders", "Order").unwrap();
         let fields = Field::parse_all(fields.iter().copied()).unwrap();
-        let target = root.join("modules/orders");
-        let mut files = Vec::new();
-        renamed_files(&module, &root.join("modules/things"), &target, &mut files).unwrap();
         let added = AddedFields {
             module: &module,
             fields: &fields,
         };
-        added.apply(&mut files, &target).unwrap();
-        let tests = module.rename(&read(&root.join("tests/e2e/things.rs")).unwrap());
+        let tests = module.rename(&read(&workspace().join("tests/e2e/things.rs")).unwrap());
         (files, added.to_tests(&tests).unwrap())
+    }
+
+    fn workspace() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// The files of `example` (a copy of the worked example) stamped as `orders` with `fields`,
+    /// each under its path relative to the module.
+    fn stamped_from(example: &Path, fields: &[&str]) -> Vec<(PathBuf, String)> {
+        let module = ModuleName::new("orders", "Order").unwrap();
+        let fields = Field::parse_all(fields.iter().copied()).unwrap();
+        let target = Path::new("modules/orders");
+        let mut files = Vec::new();
+        renamed_files(&module, example, target, &mut files).unwrap();
+        AddedFields {
+            module: &module,
+            fields: &fields,
+        }
+        .apply(&mut files, target)
+        .unwrap();
+        files
+    }
+
+    /// `files` formatted as `cargo fmt` formats them, written under `dir` to do it.
+    fn formatted(dir: &Path, files: &[(PathBuf, String)]) -> Vec<(PathBuf, String)> {
+        for (path, text) in files {
+            std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(path), text).unwrap();
+        }
+        files
+            .iter()
+            .map(|(path, _)| {
+                if path.extension().is_some_and(|ext| ext == "rs") {
+                    rustfmt(&dir.join(path), &[]);
+                }
+                (path.clone(), read(&dir.join(path)).unwrap())
+            })
+            .collect()
+    }
+
+    fn rustfmt(path: &Path, config: &[&str]) {
+        let status = Command::new("rustfmt")
+            .args(["--edition", "2024"])
+            .args(config)
+            .arg(path)
+            .status()
+            .expect("rustfmt runs");
+        assert!(status.success(), "rustfmt {}", path.display());
+    }
+
+    /// Every file under `from`, copied under `to`.
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                copy_tree(&entry.path(), &to.join(entry.file_name()));
+            } else {
+                std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_formatting_only_change_to_the_worked_example_changes_nothing_the_generator_makes() {
+        let fields = ["reference:string", "urgent:bool", "due_at:datetime"];
+        let scratch = tempfile::tempdir().unwrap();
+        let example = scratch.path().join("things");
+        copy_tree(&workspace().join("modules/things"), &example);
+        let model = example.join("src/model.rs");
+        let original = read(&model).unwrap();
+        let (first, second) = (
+            "use crud::{EntityTag, Sort, SortField};\n",
+            "use infra::database::UnixMs;\n",
+        );
+        assert!(
+            original.contains(&format!("{first}{second}")),
+            "the imports to reorder"
+        );
+        std::fs::write(
+            &model,
+            original.replace(&format!("{first}{second}"), &format!("{second}{first}")),
+        )
+        .unwrap();
+        for file in [
+            "src/model.rs",
+            "src/repository.rs",
+            "src/api.rs",
+            "src/lib.rs",
+        ] {
+            rustfmt(
+                &example.join(file),
+                &["--config", "max_width=60,reorder_imports=false"],
+            );
+        }
+        assert_ne!(
+            read(&model).unwrap(),
+            original,
+            "the change reformatted nothing"
+        );
+
+        let from_reformatted = stamped_from(&example, &fields);
+        let from_original = stamped_from(&workspace().join("modules/things"), &fields);
+
+        assert_eq!(
+            formatted(&scratch.path().join("from-reformatted"), &from_reformatted),
+            formatted(&scratch.path().join("from-original"), &from_original)
+        );
     }
 
     fn file<'a>(files: &'a [(PathBuf, String)], suffix: &str) -> &'a str {
@@ -1516,11 +1564,15 @@ mod tests {
         placeholders.sort_unstable();
         placeholders.dedup();
         let chain = &repository[sql_end..];
-        let chain_end = ["\n        .execute(", "\n        .fetch_optional("]
-            .iter()
-            .filter_map(|end| chain.find(end))
-            .min()
-            .unwrap();
+        let chain_end = [
+            "\n        .execute(",
+            "\n        .fetch_optional(",
+            "\n        .fetch_one(",
+        ]
+        .iter()
+        .filter_map(|end| chain.find(end))
+        .min()
+        .unwrap();
         (placeholders, chain[..chain_end].matches(".bind(").count())
     }
 
@@ -1557,10 +1609,11 @@ mod tests {
         }
         let repository = file(&files, "src/repository.rs");
         assert!(repository.contains(
-            "updated_at_ms, \\\n    reference, quantity, price, CAST(urgent AS INTEGER) AS urgent, due_at_ms\";"
+            "\"id, name, description, version, created_at_ms, updated_at_ms, reference, quantity, \
+             price, CAST(urgent AS INTEGER) AS urgent, due_at_ms\""
         ));
         for (statement, count) in [
-            ("INSERT INTO orders (", 12),
+            ("INSERT INTO orders (", 10),
             (
                 "UPDATE orders SET version = version + 1, updated_at_ms = $4,\n",
                 11,
@@ -1575,8 +1628,16 @@ mod tests {
             assert_eq!(binds, count, "{statement}");
         }
         assert!(repository.contains("due_at_ms = CASE WHEN $16 THEN $17 ELSE due_at_ms END"));
-        assert!(repository.contains(".bind(changes.due_at.flatten().map(unix_ms))"));
-        assert!(repository.contains("use infra::database::{now_ms, timestamp, unix_ms};"));
+        assert!(
+            repository.contains(".bind(changes.due_at.flatten().map(infra::database::unix_ms))")
+        );
+        assert!(model.contains(
+            "#[sqlx(rename = \"due_at_ms\", try_from = \"infra::database::OptionalUnixMs\")]\n    \
+             pub due_at: Option<OffsetDateTime>,"
+        ));
+        assert!(model.contains(
+            "#[sqlx(try_from = \"infra::database::OptionalFlag\")]\n    pub urgent: Option<bool>,"
+        ));
         let migration = file(&files, "0001_create_orders.sql");
         assert!(migration.contains(
             "    description TEXT,\n    reference TEXT,\n    quantity BIGINT,\n    \
@@ -1617,7 +1678,7 @@ mod tests {
         assert!(
             error
                 .to_string()
-                .contains("no `pub description: Option<String>,` after `pub struct Order {`"),
+                .contains("the marker `// cargo xtask new-module: a field as shown` is missing"),
             "{error}"
         );
     }

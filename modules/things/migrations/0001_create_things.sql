@@ -3,6 +3,7 @@ CREATE TABLE things (
     owner_id TEXT NOT NULL,
     name TEXT NOT NULL,
     description TEXT,
+    -- cargo xtask new-module: each field's column
     version BIGINT NOT NULL,
     created_at_ms BIGINT NOT NULL,
     updated_at_ms BIGINT NOT NULL

@@ -1,13 +1,17 @@
 //! The thing, as stored and as shown to clients.
+//!
+//! The `// cargo xtask new-module: ...` lines mark where `cargo xtask new-module --field` puts a
+//! new module's extra fields (ADR 0015); keep them where they are when you change this file.
 
 use crud::{EntityTag, Sort, SortField};
+use infra::database::UnixMs;
 use kernel::{AppError, AppResult, StrictString};
 use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
 use time::OffsetDateTime;
 
 /// A thing owned by the caller.
-#[derive(Debug, Clone, PartialEq, Object)]
+#[derive(Debug, Clone, PartialEq, Object, sqlx::FromRow)]
 #[oai(rename_all = "camelCase")]
 pub struct Thing {
     /// Unique id.
@@ -17,11 +21,14 @@ pub struct Thing {
     /// Optional free text, up to 2000 characters; absent when there is none.
     #[oai(skip_serializing_if_is_none)]
     pub description: Option<String>,
+    // cargo xtask new-module: a field as shown
     /// Incremented on every update; the `ETag` is derived from it.
     pub version: i64,
     /// When the thing was created (RFC 3339, UTC).
+    #[sqlx(rename = "created_at_ms", try_from = "UnixMs")]
     pub created_at: OffsetDateTime,
     /// When the thing last changed (RFC 3339, UTC).
+    #[sqlx(rename = "updated_at_ms", try_from = "UnixMs")]
     pub updated_at: OffsetDateTime,
 }
 
@@ -47,6 +54,7 @@ pub struct ThingInput {
     /// Optional free text, up to 2000 characters; absent or `null` for none.
     #[oai(nullable, validator(max_length = 2000))]
     pub description: Option<StrictString>,
+    // cargo xtask new-module: a field as sent
 }
 
 /// What a list of things can be sorted by (`sort=name`, `sort=-updatedAt`, ...).
@@ -103,6 +111,7 @@ impl ThingName {
 pub struct ThingFields {
     pub name: ThingName,
     pub description: Option<String>,
+    // cargo xtask new-module: a field as checked
 }
 
 impl ThingInput {
@@ -111,6 +120,7 @@ impl ThingInput {
         Ok(ThingFields {
             name: ThingName::parse(&self.name)?,
             description: self.description.as_deref().map(str::to_owned),
+            // cargo xtask new-module: checking a field
         })
     }
 }
@@ -130,6 +140,7 @@ pub struct ThingPatch {
     /// A new description (up to 2000 characters), or `null` to remove it.
     #[oai(nullable, validator(max_length = 2000))]
     pub description: MaybeUndefined<StrictString>,
+    // cargo xtask new-module: a field in a patch
 }
 
 /// A merge patch, checked: `None` leaves a field as it is.
@@ -138,6 +149,7 @@ pub struct ThingChanges {
     pub name: Option<ThingName>,
     /// `Some(None)` removes the description.
     pub description: Option<Option<String>>,
+    // cargo xtask new-module: a field's change
 }
 
 impl ThingPatch {
@@ -157,6 +169,7 @@ impl ThingPatch {
                 .description
                 .as_opt_deref()
                 .map(|text| text.map(str::to_owned)),
+            // cargo xtask new-module: checking a field's change
         })
     }
 }

@@ -1,21 +1,32 @@
 //! SQL for things. Every query filters by owner: one caller never sees another's things.
 //!
+//! Every statement is static text (ADR 0015): the columns a thing is read from are named once,
+//! in [`thing_columns!`], and joined to each statement by `concat!`; rows become [`Thing`]s by its
+//! `sqlx::FromRow`. The one statement built at run time is a list's, whose `ORDER BY` is made of
+//! column-name constants (`crud::Sort`), never of request text.
+//!
 //! The statements that write a thing bind its fields (`name`, `description`) last, after the
-//! row's id, owner, version and times, so that one more field is one more column and one more
-//! placeholder at the end, and no other placeholder moves.
+//! row's id, owner, version and times, so that one more field is one more column after
+//! `description` and one more placeholder at the end, and no other placeholder moves. That is
+//! also the rule `cargo xtask new-module --field` follows at each
+//! `// cargo xtask new-module: ...` line.
 
 use crud::contains_pattern;
 use infra::Database;
-use infra::database::{now_ms, timestamp};
+use infra::database::now_ms;
 use kernel::{AppError, AppResult, PageRequest};
-use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
 
 use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder};
 
-/// The columns every query that answers things reads (`SELECT` and `RETURNING`), in the order
-/// of [`Thing`]; [`thing_from_row`] maps them.
-const COLUMNS: &str = "id, name, description, version, created_at_ms, updated_at_ms";
+/// The columns of a [`Thing`], for `SELECT` and `RETURNING`: a macro, so that each statement
+/// stays one piece of static text.
+macro_rules! thing_columns {
+    () => {
+        // cargo xtask new-module: each field's column, read
+        "id, name, description, version, created_at_ms, updated_at_ms"
+    };
+}
 
 #[derive(Debug, Clone)]
 pub struct ThingRepository {
@@ -60,32 +71,37 @@ impl ThingRepository {
     ) -> AppResult<Vec<Thing>> {
         // The ORDER BY is made of column-name constants only (crud::Sort), never request text.
         let statement = format!(
-            "SELECT {COLUMNS} FROM things
-             WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')
-             ORDER BY {} LIMIT $3 OFFSET $4",
+            concat!(
+                "SELECT ",
+                thing_columns!(),
+                " FROM things
+                 WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')
+                 ORDER BY {} LIMIT $3 OFFSET $4"
+            ),
             order.order_by("id")
         );
-        let query = sqlx::query(AssertSqlSafe(statement));
-        let rows = query
+        let things = sqlx::query_as(AssertSqlSafe(statement))
             .bind(owner)
             .bind(name_contains.map(contains_pattern))
             .bind(page.limit())
             .bind(page.offset())
             .fetch_all(self.database.pool())
             .await?;
-        rows.iter().map(thing_from_row).collect()
+        Ok(things)
     }
 
     #[tracing::instrument(name = "things.repository.find", skip_all, fields(owner = owner, thing.id = id))]
     pub async fn find(&self, owner: &str, id: &str) -> AppResult<Option<Thing>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM things WHERE owner_id = $1 AND id = $2"
-        )))
+        let thing = sqlx::query_as(concat!(
+            "SELECT ",
+            thing_columns!(),
+            " FROM things WHERE owner_id = $1 AND id = $2"
+        ))
         .bind(owner)
         .bind(id)
         .fetch_optional(self.database.pool())
         .await?;
-        row.as_ref().map(thing_from_row).transpose()
+        Ok(thing)
     }
 
     /// Creates a thing in `tx`, unless `owner` already holds `limit` things: `None` then. It
@@ -99,15 +115,6 @@ impl ThingRepository {
         fields: &ThingFields,
         limit: u64,
     ) -> AppResult<Option<Thing>> {
-        let now = now_ms();
-        let thing = Thing {
-            id: uuid::Uuid::now_v7().to_string(),
-            name: fields.name.as_str().to_owned(),
-            description: fields.description.clone(),
-            version: 1,
-            created_at: timestamp(now)?,
-            updated_at: timestamp(now)?,
-        };
         sqlx::query(
             "INSERT INTO things_owners (owner_id, things) VALUES ($1, 0) ON CONFLICT (owner_id) DO NOTHING",
         )
@@ -124,18 +131,21 @@ impl ThingRepository {
         if counted.rows_affected() == 0 {
             return Ok(None);
         }
-        sqlx::query(
+        let now = now_ms();
+        // cargo xtask new-module: each field's column, written
+        let thing = sqlx::query_as(concat!(
             "INSERT INTO things (id, owner_id, version, created_at_ms, updated_at_ms, name, description)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&thing.id)
+             VALUES ($1, $2, 1, $3, $3, $4, $5)
+             RETURNING ",
+            thing_columns!()
+        ))
+        .bind(uuid::Uuid::now_v7().to_string())
         .bind(owner)
-        .bind(thing.version)
         .bind(now)
-        .bind(now)
-        .bind(&thing.name)
-        .bind(&thing.description)
-        .execute(&mut *tx)
+        .bind(fields.name.as_str())
+        .bind(&fields.description)
+        // cargo xtask new-module: each field's value, bound
+        .fetch_one(&mut *tx)
         .await?;
         Ok(Some(thing))
     }
@@ -168,21 +178,24 @@ impl ThingRepository {
         version: i64,
         fields: &ThingFields,
     ) -> AppResult<Option<Thing>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
+        // cargo xtask new-module: each field's column, written
+        let thing = sqlx::query_as(concat!(
             "UPDATE things SET version = version + 1, updated_at_ms = $4,
                  name = $5, description = $6
              WHERE owner_id = $1 AND id = $2 AND version = $3
-             RETURNING {COLUMNS}"
-        )))
+             RETURNING ",
+            thing_columns!()
+        ))
         .bind(owner)
         .bind(id)
         .bind(version)
         .bind(now_ms())
         .bind(fields.name.as_str())
         .bind(&fields.description)
+        // cargo xtask new-module: each field's value, bound
         .fetch_optional(&mut *tx)
         .await?;
-        row.as_ref().map(thing_from_row).transpose()
+        Ok(thing)
     }
 
     /// Applies a merge patch to a thing in `tx` if it is still at `version`, in one statement;
@@ -197,13 +210,15 @@ impl ThingRepository {
         changes: &ThingChanges,
     ) -> AppResult<Option<Thing>> {
         // A field the patch leaves out keeps its value: `CASE WHEN <changed> THEN <new> ELSE <old>`.
-        let row = sqlx::query(AssertSqlSafe(format!(
+        // cargo xtask new-module: each field's column, written
+        let thing = sqlx::query_as(concat!(
             "UPDATE things SET version = version + 1, updated_at_ms = $4,
                  name = COALESCE($5, name),
                  description = CASE WHEN $6 THEN $7 ELSE description END
              WHERE owner_id = $1 AND id = $2 AND version = $3
-             RETURNING {COLUMNS}"
-        )))
+             RETURNING ",
+            thing_columns!()
+        ))
         .bind(owner)
         .bind(id)
         .bind(version)
@@ -211,9 +226,10 @@ impl ThingRepository {
         .bind(changes.name.as_ref().map(ThingName::as_str))
         .bind(changes.description.is_some())
         .bind(changes.description.clone().flatten())
+        // cargo xtask new-module: each field's value, bound
         .fetch_optional(&mut *tx)
         .await?;
-        row.as_ref().map(thing_from_row).transpose()
+        Ok(thing)
     }
 
     /// Deletes a thing in `tx` if it is still at `version`, and uncounts it from its owner;
@@ -242,15 +258,4 @@ impl ThingRepository {
             .await?;
         Ok(true)
     }
-}
-
-fn thing_from_row(row: &AnyRow) -> AppResult<Thing> {
-    Ok(Thing {
-        id: row.try_get("id")?,
-        name: row.try_get("name")?,
-        description: row.try_get("description")?,
-        version: row.try_get("version")?,
-        created_at: timestamp(row.try_get("created_at_ms")?)?,
-        updated_at: timestamp(row.try_get("updated_at_ms")?)?,
-    })
 }

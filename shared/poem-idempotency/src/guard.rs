@@ -181,26 +181,7 @@ impl Idempotency {
 
     /// One of the layer's refusals, as the host renders it.
     fn refuse(&self, kind: ProblemKind) -> Response {
-        let (detail, retry_after_seconds) = match kind {
-            ProblemKind::KeyInvalid => ("The Idempotency-Key header is malformed.", None),
-            ProblemKind::KeyMissing => (
-                "This operation requires an Idempotency-Key header: send a unique value per operation and reuse it on retries.",
-                None,
-            ),
-            ProblemKind::KeyReuse => (
-                "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
-                None,
-            ),
-            ProblemKind::InProgress => (
-                "A request with this Idempotency-Key is still being processed. Retry later with the same key to get its response.",
-                Some(1),
-            ),
-            ProblemKind::StoreUnavailable => (
-                "This operation executes only when a retry is sure to be recognised, and the service cannot reach its idempotency store. Nothing was executed: retry later with the same key.",
-                Some(5),
-            ),
-        };
-        self.refuse_with(kind, detail.to_owned(), retry_after_seconds)
+        self.refuse_with(kind, kind.detail().to_owned(), kind.retry_after_seconds())
     }
 
     fn refuse_with(

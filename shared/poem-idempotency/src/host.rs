@@ -110,6 +110,40 @@ impl ProblemKind {
             Self::StoreUnavailable => "Idempotency store unavailable",
         }
     }
+
+    /// What the client should do about it: the refusal's `detail`, and the text the OpenAPI
+    /// document gives its status.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Self::KeyInvalid => "The Idempotency-Key header is malformed.",
+            Self::KeyMissing => {
+                "This operation requires an Idempotency-Key header: send a unique value per \
+                 operation and reuse it on retries."
+            }
+            Self::KeyReuse => {
+                "This Idempotency-Key was already used with a different request. Use a new key \
+                 for a new request."
+            }
+            Self::InProgress => {
+                "A request with this Idempotency-Key is still being processed. Retry later with \
+                 the same key to get its response."
+            }
+            Self::StoreUnavailable => {
+                "This operation executes only when a retry is sure to be recognised, and the \
+                 service cannot reach its idempotency store. Nothing was executed: retry later \
+                 with the same key."
+            }
+        }
+    }
+
+    /// Seconds after which a retry may succeed (`Retry-After`), for 409 and 503.
+    pub fn retry_after_seconds(self) -> Option<u32> {
+        match self {
+            Self::InProgress => Some(1),
+            Self::StoreUnavailable => Some(5),
+            Self::KeyInvalid | Self::KeyMissing | Self::KeyReuse => None,
+        }
+    }
 }
 
 /// One refusal: what [`Host::problem`] renders.

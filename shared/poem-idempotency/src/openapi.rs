@@ -14,7 +14,7 @@
 use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use crate::host::PROBLEM_JSON;
+use crate::host::{PROBLEM_JSON, ProblemKind};
 
 use serde::{Deserialize, Serialize};
 
@@ -290,18 +290,18 @@ fn document_idempotent(
     document_problem(
         responses,
         StatusCode::CONFLICT,
-        "A request with this Idempotency-Key is still running: retry later with the same key (see `Retry-After`).",
+        ProblemKind::InProgress.detail(),
     );
     document_problem(
         responses,
         StatusCode::UNPROCESSABLE_ENTITY,
-        "Idempotency-Key reuse: this key was used with a different request; use a new key.",
+        ProblemKind::KeyReuse.detail(),
     );
     if on_store_failure == OnStoreFailure::Reject {
         document_problem(
             responses,
             StatusCode::SERVICE_UNAVAILABLE,
-            "The idempotency store is unreachable, so this operation refuses to execute unguarded: retry after `Retry-After` with the same key.",
+            ProblemKind::StoreUnavailable.detail(),
         );
     }
 }

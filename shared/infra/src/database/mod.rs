@@ -250,6 +250,10 @@ fn is_sqlite_busy(err: &sqlx::Error) -> bool {
         .is_some_and(|code| code == "5")
 }
 
+mod columns;
+
+pub use columns::{OptionalFlag, OptionalUnixMs, UnixMs};
+
 /// Milliseconds since the Unix epoch: how this schema stores time on both engines.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
