@@ -13,8 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::settings::Argon2Settings;
 
-/// The administrator role.
-pub const ADMIN_ROLE: &str = "admin";
+pub use kernel::auth::ADMIN_ROLE;
 
 /// An email address in the one form the service stores, so that one mailbox is one account.
 ///

@@ -30,7 +30,7 @@ fn invalid_credentials() -> AppError {
 pub const NO_SUCH_ACCOUNT: &str = "No account has this id.";
 
 fn not_an_administrator() -> AppError {
-    AppError::Forbidden("This operation is for administrators.".into())
+    AppError::Forbidden(kernel::auth::NOT_AN_ADMINISTRATOR.into())
 }
 
 fn invalid_session() -> AppError {

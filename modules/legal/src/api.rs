@@ -20,9 +20,6 @@ use crate::model::{
 };
 use crate::repository::{LegalRepository, NewAcceptance};
 
-/// The role that may publish versions (the identity module grants it: `app grant-admin`).
-pub const ADMIN_ROLE: &str = "admin";
-
 /// The longest `User-Agent` kept in an acceptance record, in characters.
 const USER_AGENT_MAX_CHARS: usize = 512;
 
@@ -114,7 +111,7 @@ kernel::operation_error! {
 kernel::operation_error! {
     /// How publishing a version fails.
     PublishError {
-        FORBIDDEN => "The caller is not an administrator.",
+        FORBIDDEN => kernel::auth::NOT_AN_ADMINISTRATOR,
     }
 }
 kernel::operation_error! {
@@ -229,8 +226,8 @@ impl LegalApi {
         kind: Path<String>,
         body: Json<PublishVersionInput>,
     ) -> Result<Recorded<PublishResponse>, PublishError> {
-        if !auth.0.has_role(ADMIN_ROLE) {
-            let refusal = "This operation is for administrators.";
+        if !auth.0.is_admin() {
+            let refusal = kernel::auth::NOT_AN_ADMINISTRATOR;
             return Err(AppError::Forbidden(refusal.into()).into());
         }
         let publication = body.parse(&kind.0, &auth.0.subject, now_ms())?;

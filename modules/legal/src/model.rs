@@ -1,8 +1,10 @@
 //! What the legal module shows and takes: document versions, what an administrator sends to
 //! publish one, acceptances and what a caller sends to make one, and the one place a document
-//! kind is checked ([`Kind`]).
+//! kind is checked ([`Kind`]). A [`DocumentVersion`] and an [`Acceptance`] are also the rows the
+//! repository reads (`sqlx::FromRow`): each field says the column it comes from when the names
+//! differ (times are kept as Unix milliseconds, `*_at_ms`).
 
-use infra::database::unix_ms;
+use infra::database::{UnixMs, unix_ms};
 use kernel::{AppError, AppResult, StrictString};
 use poem_openapi::Object;
 use time::OffsetDateTime;
@@ -50,7 +52,7 @@ impl std::fmt::Display for Kind {
 }
 
 /// One version of a legal document. Versions never change once published.
-#[derive(Debug, Clone, PartialEq, Object)]
+#[derive(Debug, Clone, PartialEq, Object, sqlx::FromRow)]
 #[oai(rename_all = "camelCase")]
 pub struct DocumentVersion {
     /// The kind of document, e.g. `terms` or `privacy`.
@@ -60,9 +62,11 @@ pub struct DocumentVersion {
     /// The text, in Markdown.
     pub body: String,
     /// When the version was published (RFC 3339, UTC).
+    #[sqlx(rename = "published_at_ms", try_from = "UnixMs")]
     pub published_at: OffsetDateTime,
     /// When the version takes effect (RFC 3339, UTC): from then on, unless a higher-numbered
     /// version has taken effect too, it is the current version of its kind.
+    #[sqlx(rename = "effective_at_ms", try_from = "UnixMs")]
     pub effective_at: OffsetDateTime,
 }
 
@@ -132,7 +136,7 @@ pub struct AcceptanceInput {
 
 /// The record that a user accepted a version of a document. Records are evidence: they are
 /// never changed or deleted.
-#[derive(Debug, Clone, PartialEq, Object)]
+#[derive(Debug, Clone, PartialEq, Object, sqlx::FromRow)]
 #[oai(rename_all = "camelCase")]
 pub struct Acceptance {
     /// Unique id of the record.
@@ -144,6 +148,7 @@ pub struct Acceptance {
     /// The version accepted.
     pub version: i64,
     /// When (RFC 3339, UTC).
+    #[sqlx(rename = "accepted_at_ms", try_from = "UnixMs")]
     pub accepted_at: OffsetDateTime,
     /// The client address the acceptance came from (an IPv4 address, or an IPv6 /64).
     pub client_address: String,

@@ -5,24 +5,37 @@
 //! are evidence: this file only ever inserts and reads them (no statement here or anywhere
 //! changes or deletes one), and their unique constraint keeps one record per (user, kind,
 //! version) however many requests race.
+//!
+//! Every statement is static text (ADR 0015): the columns a version and an acceptance are read
+//! from are named once, in [`version_columns!`] and [`acceptance_columns!`], and joined to each
+//! statement by `concat!`; rows become [`DocumentVersion`]s, [`Acceptance`]s and
+//! [`CurrentVersion`]s by their `sqlx::FromRow`.
 
 use infra::Database;
 use kernel::AppResult;
 use poem::IntoResponse;
 use poem_idempotency::{OutcomeRecorder, Recorded};
-use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
+use sqlx::{AnyConnection, AnyPool};
 
 use crate::model::{Acceptance, DocumentVersion, Kind, Publication};
-use infra::database::timestamp;
 
-const VERSION_COLUMNS: &str = "kind, version, body, published_at_ms, effective_at_ms";
+/// The columns of a [`DocumentVersion`], for `SELECT` and `RETURNING`: a macro, so that each
+/// statement stays one piece of static text.
+macro_rules! version_columns {
+    () => {
+        "kind, version, body, published_at_ms, effective_at_ms"
+    };
+}
 
-const ACCEPTANCE_COLUMNS: &str =
-    "id, user_id, kind, version, accepted_at_ms, client_address, user_agent, request_id";
+/// The columns of an [`Acceptance`], for `SELECT` and `RETURNING`.
+macro_rules! acceptance_columns {
+    () => {
+        "id, user_id, kind, version, accepted_at_ms, client_address, user_agent, request_id"
+    };
+}
 
 /// A current version, without its body: what the acceptance gate and `/acceptances/me` need.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct CurrentVersion {
     pub kind: String,
     pub version: i64,
@@ -76,34 +89,28 @@ impl LegalRepository {
         .bind(kind)
         .execute(&mut *tx)
         .await?;
-        let row = sqlx::query(
+        let version: i64 = sqlx::query_scalar(
             "UPDATE legal_documents SET latest_version = latest_version + 1 WHERE kind = $1
              RETURNING latest_version",
         )
         .bind(kind)
         .fetch_one(&mut *tx)
         .await?;
-        let version: i64 = row.try_get("latest_version")?;
-        sqlx::query(
+        let published = sqlx::query_as(concat!(
             "INSERT INTO legal_versions
              (kind, version, body, published_at_ms, effective_at_ms, published_by)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
+             VALUES ($1, $2, $3, $4, $5, $6)
+             RETURNING ",
+            version_columns!()
+        ))
         .bind(kind)
         .bind(version)
         .bind(&publication.body)
         .bind(publication.published_at_ms)
         .bind(publication.effective_at_ms)
         .bind(&publication.published_by)
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await?;
-        let published = DocumentVersion {
-            kind: kind.to_owned(),
-            version,
-            body: publication.body.clone(),
-            published_at: timestamp(publication.published_at_ms)?,
-            effective_at: timestamp(publication.effective_at_ms)?,
-        };
         let answer = outcome.prepare(respond(published)).await?;
         let recorded = answer.record(&mut tx).await?;
         tx.commit().await?;
@@ -113,26 +120,27 @@ impl LegalRepository {
     /// One version of one kind.
     #[tracing::instrument(name = "legal.repository.version", skip_all, fields(kind = %kind, version = version))]
     pub async fn version(&self, kind: &Kind, version: i64) -> AppResult<Option<DocumentVersion>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {VERSION_COLUMNS} FROM legal_versions WHERE kind = $1 AND version = $2"
-        )))
+        let found = sqlx::query_as(concat!(
+            "SELECT ",
+            version_columns!(),
+            " FROM legal_versions WHERE kind = $1 AND version = $2"
+        ))
         .bind(kind.as_str())
         .bind(version)
         .fetch_optional(self.database.pool())
         .await?;
-        row.as_ref().map(version_from_row).transpose()
+        Ok(found)
     }
 
     /// How many kinds have a current version at `now_ms`.
     #[tracing::instrument(name = "legal.repository.count_current", skip_all)]
     pub async fn count_current(&self, now_ms: i64) -> AppResult<u64> {
-        let row = sqlx::query(
+        let count: i64 = sqlx::query_scalar(
             "SELECT COUNT(DISTINCT kind) AS n FROM legal_versions WHERE effective_at_ms <= $1",
         )
         .bind(now_ms)
         .fetch_one(self.database.pool())
         .await?;
-        let count: i64 = row.try_get("n")?;
         Ok(count.max(0) as u64)
     }
 
@@ -145,24 +153,26 @@ impl LegalRepository {
         limit: i64,
         offset: i64,
     ) -> AppResult<Vec<DocumentVersion>> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {VERSION_COLUMNS} FROM legal_versions v
+        let versions = sqlx::query_as(concat!(
+            "SELECT ",
+            version_columns!(),
+            " FROM legal_versions v
              WHERE v.version = (SELECT MAX(w.version) FROM legal_versions w
                                 WHERE w.kind = v.kind AND w.effective_at_ms <= $1)
              ORDER BY v.kind LIMIT $2 OFFSET $3"
-        )))
+        ))
         .bind(now_ms)
         .bind(limit)
         .bind(offset)
         .fetch_all(self.database.pool())
         .await?;
-        rows.iter().map(version_from_row).collect()
+        Ok(versions)
     }
 
     /// The current version of every kind at `now_ms`, without bodies, by kind.
     #[tracing::instrument(name = "legal.repository.current_summaries", skip_all)]
     pub async fn current_summaries(&self, now_ms: i64) -> AppResult<Vec<CurrentVersion>> {
-        let rows = sqlx::query(
+        let summaries = sqlx::query_as(
             "SELECT v.kind, v.version, v.effective_at_ms FROM legal_versions v
              WHERE v.version = (SELECT MAX(w.version) FROM legal_versions w
                                 WHERE w.kind = v.kind AND w.effective_at_ms <= $1)
@@ -171,21 +181,13 @@ impl LegalRepository {
         .bind(now_ms)
         .fetch_all(self.database.pool())
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(CurrentVersion {
-                    kind: row.try_get("kind")?,
-                    version: row.try_get("version")?,
-                    effective_at_ms: row.try_get("effective_at_ms")?,
-                })
-            })
-            .collect()
+        Ok(summaries)
     }
 
     /// The number of the current version of `kind` at `now_ms`, if it has one.
     #[tracing::instrument(name = "legal.repository.current_version_of", skip_all, fields(kind = %kind))]
     pub async fn current_version_of(&self, kind: &Kind, now_ms: i64) -> AppResult<Option<i64>> {
-        let row = sqlx::query(
+        let version: Option<i64> = sqlx::query_scalar(
             "SELECT MAX(version) AS version FROM legal_versions
              WHERE kind = $1 AND effective_at_ms <= $2",
         )
@@ -193,20 +195,20 @@ impl LegalRepository {
         .bind(now_ms)
         .fetch_one(self.database.pool())
         .await?;
-        Ok(row.try_get::<Option<i64>, _>("version")?)
+        Ok(version)
     }
 
     /// The earliest time after `now_ms` at which a version of any kind takes effect: until
     /// then, the current versions stay what they are (unless a version is published).
     #[tracing::instrument(name = "legal.repository.next_effective_after", skip_all)]
     pub async fn next_effective_after(&self, now_ms: i64) -> AppResult<Option<i64>> {
-        let row = sqlx::query(
+        let next: Option<i64> = sqlx::query_scalar(
             "SELECT MIN(effective_at_ms) AS next FROM legal_versions WHERE effective_at_ms > $1",
         )
         .bind(now_ms)
         .fetch_one(self.database.pool())
         .await?;
-        Ok(row.try_get::<Option<i64>, _>("next")?)
+        Ok(next)
     }
 
     /// Records an acceptance unless the user already accepted that version: the new record,
@@ -218,13 +220,14 @@ impl LegalRepository {
         tx: &mut AnyConnection,
         acceptance: &NewAcceptance<'_>,
     ) -> AppResult<Option<Acceptance>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let inserted = sqlx::query_as(concat!(
             "INSERT INTO legal_acceptances
              (id, user_id, kind, version, accepted_at_ms, client_address, user_agent, request_id)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (user_id, kind, version) DO NOTHING
-             RETURNING {ACCEPTANCE_COLUMNS}"
-        )))
+             RETURNING ",
+            acceptance_columns!()
+        ))
         .bind(uuid::Uuid::now_v7().to_string())
         .bind(acceptance.user_id)
         .bind(acceptance.kind.as_str())
@@ -235,7 +238,7 @@ impl LegalRepository {
         .bind(acceptance.request_id)
         .fetch_optional(&mut *tx)
         .await?;
-        row.as_ref().map(acceptance_from_row).transpose()
+        Ok(inserted)
     }
 
     /// The user's acceptance of one version, if any, read through `executor` (the pool, or the
@@ -248,65 +251,45 @@ impl LegalRepository {
         kind: &Kind,
         version: i64,
     ) -> AppResult<Option<Acceptance>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {ACCEPTANCE_COLUMNS} FROM legal_acceptances
+        let found = sqlx::query_as(concat!(
+            "SELECT ",
+            acceptance_columns!(),
+            " FROM legal_acceptances
              WHERE user_id = $1 AND kind = $2 AND version = $3"
-        )))
+        ))
         .bind(user_id)
         .bind(kind.as_str())
         .bind(version)
         .fetch_optional(executor)
         .await?;
-        row.as_ref().map(acceptance_from_row).transpose()
+        Ok(found)
     }
 
     /// Every acceptance of the user, newest first.
     #[tracing::instrument(name = "legal.repository.acceptances_of", skip_all, fields(user.id = user_id))]
     pub async fn acceptances_of(&self, user_id: &str) -> AppResult<Vec<Acceptance>> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {ACCEPTANCE_COLUMNS} FROM legal_acceptances WHERE user_id = $1
+        let acceptances = sqlx::query_as(concat!(
+            "SELECT ",
+            acceptance_columns!(),
+            " FROM legal_acceptances WHERE user_id = $1
              ORDER BY accepted_at_ms DESC, id DESC"
-        )))
+        ))
         .bind(user_id)
         .fetch_all(self.database.pool())
         .await?;
-        rows.iter().map(acceptance_from_row).collect()
+        Ok(acceptances)
     }
 
     /// The (kind, version) pairs the user accepted.
     #[tracing::instrument(name = "legal.repository.accepted_versions", skip_all, fields(user.id = user_id))]
     pub async fn accepted_versions(&self, user_id: &str) -> AppResult<Vec<(String, i64)>> {
-        let rows = sqlx::query("SELECT kind, version FROM legal_acceptances WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_all(self.database.pool())
-            .await?;
-        rows.iter()
-            .map(|row| Ok((row.try_get("kind")?, row.try_get("version")?)))
-            .collect()
+        let accepted =
+            sqlx::query_as("SELECT kind, version FROM legal_acceptances WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_all(self.database.pool())
+                .await?;
+        Ok(accepted)
     }
-}
-
-fn version_from_row(row: &AnyRow) -> AppResult<DocumentVersion> {
-    Ok(DocumentVersion {
-        kind: row.try_get("kind")?,
-        version: row.try_get("version")?,
-        body: row.try_get("body")?,
-        published_at: timestamp(row.try_get("published_at_ms")?)?,
-        effective_at: timestamp(row.try_get("effective_at_ms")?)?,
-    })
-}
-
-fn acceptance_from_row(row: &AnyRow) -> AppResult<Acceptance> {
-    Ok(Acceptance {
-        id: row.try_get("id")?,
-        user_id: row.try_get("user_id")?,
-        kind: row.try_get("kind")?,
-        version: row.try_get("version")?,
-        accepted_at: timestamp(row.try_get("accepted_at_ms")?)?,
-        client_address: row.try_get("client_address")?,
-        user_agent: row.try_get("user_agent")?,
-        request_id: row.try_get("request_id")?,
-    })
 }
 
 #[cfg(test)]

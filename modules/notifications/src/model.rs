@@ -1,5 +1,8 @@
-//! A notification, as sent and as its recipient sees it.
+//! A notification, as sent and as its recipient sees it. A [`Notification`] is also the row the
+//! repository reads (`sqlx::FromRow`): each field says the column it comes from when the names
+//! differ (times are kept as Unix milliseconds, `*_at_ms`; channels as [`StoredChannels`]).
 
+use infra::database::{OptionalUnixMs, UnixMs};
 use kernel::StrictString;
 use poem_openapi::{Enum, Object, Union};
 use time::OffsetDateTime;
@@ -13,6 +16,25 @@ pub enum Channel {
     /// A mail to the recipient's confirmed address (none is sent before it is confirmed).
     #[oai(rename = "email")]
     Email,
+}
+
+/// How a notification's [`Channel`]s are stored: one column each, 1 when it goes there, else 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct StoredChannels {
+    pub in_app: i64,
+    pub by_email: i64,
+}
+
+impl From<StoredChannels> for Vec<Channel> {
+    fn from(stored: StoredChannels) -> Self {
+        [
+            (stored.in_app, Channel::InApp),
+            (stored.by_email, Channel::Email),
+        ]
+        .into_iter()
+        .filter_map(|(flag, channel)| (flag != 0).then_some(channel))
+        .collect()
+    }
 }
 
 /// A notification to send.
@@ -34,7 +56,7 @@ pub struct NewNotification {
 }
 
 /// A notification as its recipient sees it.
-#[derive(Debug, Clone, PartialEq, Object)]
+#[derive(Debug, Clone, PartialEq, Object, sqlx::FromRow)]
 #[oai(rename_all = "camelCase")]
 pub struct Notification {
     pub id: String,
@@ -43,11 +65,14 @@ pub struct Notification {
     pub title: String,
     pub body: String,
     /// Where it was sent.
+    #[sqlx(flatten, try_from = "StoredChannels")]
     pub channels: Vec<Channel>,
     /// When it was sent (RFC 3339, UTC).
+    #[sqlx(rename = "created_at_ms", try_from = "UnixMs")]
     pub created_at: OffsetDateTime,
     /// When the recipient marked it read; absent while unread.
     #[oai(skip_serializing_if_is_none)]
+    #[sqlx(rename = "read_at_ms", try_from = "OptionalUnixMs")]
     pub read_at: Option<OffsetDateTime>,
 }
 
@@ -108,4 +133,20 @@ impl StreamEnd {
 pub enum StreamEvent {
     Notification(Notification),
     End(StreamEnd),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_channels_read_back_in_order_and_any_nonzero_flag_counts() {
+        let channels = |in_app, by_email| Vec::<Channel>::from(StoredChannels { in_app, by_email });
+
+        assert_eq!(channels(1, 1), [Channel::InApp, Channel::Email]);
+        assert_eq!(channels(1, 0), [Channel::InApp]);
+        assert_eq!(channels(0, 1), [Channel::Email]);
+        assert_eq!(channels(2, 0), [Channel::InApp]);
+        assert!(channels(0, 0).is_empty());
+    }
 }

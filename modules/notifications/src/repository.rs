@@ -1,24 +1,50 @@
 //! SQL for notifications and their outbox. Every recipient query filters by recipient: one
 //! account never sees another's notifications.
+//!
+//! Every statement is static text (ADR 0015): the columns a notification is read from are named
+//! once, in [`notification_columns!`], and joined to each statement by `concat!`; rows become
+//! [`Notification`]s and [`ClaimedDelivery`]s by their `sqlx::FromRow`. The outbox's claim is
+//! static text too, one statement per dialect (only PostgreSQL's locks the rows it takes).
 
 use infra::Database;
-use infra::database::{Dialect, now_ms};
+use infra::database::{Dialect, now_ms, unix_ms};
 use kernel::{AppResult, PageRequest};
-use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
+use sqlx::{AnyConnection, AnyPool};
 
 use crate::model::{Channel, Notification};
-use infra::database::{timestamp, unix_ms};
+
+/// The columns of a [`Notification`], for `SELECT`: a macro, so that each statement stays one
+/// piece of static text.
+macro_rules! notification_columns {
+    () => {
+        "id, sender_id, title, body, in_app, by_email, created_at_ms, read_at_ms"
+    };
+}
 
 /// A mail the outbox owes, as a worker claimed it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ClaimedDelivery {
     pub id: String,
+    /// The notification it mails.
+    pub notification_id: String,
     pub recipient_id: String,
     /// Including the attempt this claim starts.
+    #[sqlx(try_from = "StoredAttempts")]
     pub attempts: u32,
     /// `None` when the recipient deleted the notification before it was mailed.
+    #[sqlx(skip)]
     pub content: Option<(String, String)>,
+}
+
+/// How many attempts a delivery had, as stored (`BIGINT`); read as a `u32`, at most `u32::MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct StoredAttempts(pub i64);
+
+impl From<StoredAttempts> for u32 {
+    fn from(stored: StoredAttempts) -> Self {
+        u32::try_from(stored.0).unwrap_or(u32::MAX)
+    }
 }
 
 /// How a delivery ended.
@@ -105,12 +131,13 @@ impl NotificationRepository {
         unread_only: bool,
         page: PageRequest,
     ) -> AppResult<(Vec<Notification>, u64)> {
-        let rows = sqlx::query(
-            "SELECT id, sender_id, title, body, in_app, by_email, created_at_ms, read_at_ms
-             FROM notifications
+        let items = sqlx::query_as(concat!(
+            "SELECT ",
+            notification_columns!(),
+            " FROM notifications
              WHERE recipient_id = $1 AND in_app = 1 AND ($2 = 0 OR read_at_ms IS NULL)
-             ORDER BY created_at_ms DESC, id DESC LIMIT $3 OFFSET $4",
-        )
+             ORDER BY created_at_ms DESC, id DESC LIMIT $3 OFFSET $4"
+        ))
         .bind(recipient)
         .bind(i64::from(unread_only))
         .bind(page.limit())
@@ -118,17 +145,13 @@ impl NotificationRepository {
         .fetch_all(self.database.pool())
         .await?;
         let total = self.count(recipient, unread_only).await?;
-        let items = rows
-            .iter()
-            .map(notification_from_row)
-            .collect::<AppResult<_>>()?;
         Ok((items, total))
     }
 
     /// How many in-app notifications the recipient has (only unread ones when `unread_only`).
     #[tracing::instrument(name = "notifications.repository.count", skip_all, fields(recipient = recipient))]
     pub async fn count(&self, recipient: &str, unread_only: bool) -> AppResult<u64> {
-        let row = sqlx::query(
+        let count: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) AS n FROM notifications
              WHERE recipient_id = $1 AND in_app = 1 AND ($2 = 0 OR read_at_ms IS NULL)",
         )
@@ -136,21 +159,21 @@ impl NotificationRepository {
         .bind(i64::from(unread_only))
         .fetch_one(self.database.pool())
         .await?;
-        let count: i64 = row.try_get("n")?;
         Ok(count.max(0) as u64)
     }
 
     #[tracing::instrument(name = "notifications.repository.find", skip_all, fields(recipient = recipient, notification.id = id))]
     pub async fn find(&self, recipient: &str, id: &str) -> AppResult<Option<Notification>> {
-        let row = sqlx::query(
-            "SELECT id, sender_id, title, body, in_app, by_email, created_at_ms, read_at_ms
-             FROM notifications WHERE recipient_id = $1 AND id = $2 AND in_app = 1",
-        )
+        let found = sqlx::query_as(concat!(
+            "SELECT ",
+            notification_columns!(),
+            " FROM notifications WHERE recipient_id = $1 AND id = $2 AND in_app = 1"
+        ))
         .bind(recipient)
         .bind(id)
         .fetch_optional(self.database.pool())
         .await?;
-        row.as_ref().map(notification_from_row).transpose()
+        Ok(found)
     }
 
     /// Marks one notification read (a read one keeps its first read time); whether the
@@ -216,47 +239,43 @@ impl NotificationRepository {
         lease_until_ms: i64,
         batch: u32,
     ) -> AppResult<Vec<ClaimedDelivery>> {
-        let lock = match self.database.dialect() {
-            Dialect::Postgres => "FOR UPDATE SKIP LOCKED",
-            Dialect::Sqlite => "",
+        // The claim, with `$lock` after the candidates' `LIMIT`: a macro, so that each dialect's
+        // statement stays one piece of static text.
+        macro_rules! claim_due_statement {
+            ($lock:literal) => {
+                concat!(
+                    "UPDATE notification_deliveries
+                     SET claimed_by = $1, claimed_until_ms = $2, attempts = attempts + 1
+                     WHERE id IN (
+                         SELECT id FROM notification_deliveries
+                         WHERE state = 'pending' AND due_at_ms <= $3
+                           AND (claimed_until_ms IS NULL OR claimed_until_ms < $3)
+                         ORDER BY due_at_ms LIMIT $4 ",
+                    $lock,
+                    ")
+                       AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms < $3)
+                     RETURNING id, notification_id, recipient_id, attempts"
+                )
+            };
+        }
+        let statement = match self.database.dialect() {
+            Dialect::Postgres => claim_due_statement!("FOR UPDATE SKIP LOCKED"),
+            Dialect::Sqlite => claim_due_statement!(""),
         };
-        let statement = format!(
-            "UPDATE notification_deliveries
-             SET claimed_by = $1, claimed_until_ms = $2, attempts = attempts + 1
-             WHERE id IN (
-                 SELECT id FROM notification_deliveries
-                 WHERE state = 'pending' AND due_at_ms <= $3
-                   AND (claimed_until_ms IS NULL OR claimed_until_ms < $3)
-                 ORDER BY due_at_ms LIMIT $4 {lock})
-               AND state = 'pending' AND (claimed_until_ms IS NULL OR claimed_until_ms < $3)
-             RETURNING id, notification_id, recipient_id, attempts"
-        );
         let now = now_ms();
-        let rows = sqlx::query(AssertSqlSafe(statement))
+        let mut claimed: Vec<ClaimedDelivery> = sqlx::query_as(statement)
             .bind(worker)
             .bind(lease_until_ms)
             .bind(now)
             .bind(i64::from(batch))
             .fetch_all(self.database.pool())
             .await?;
-        let mut claimed = Vec::with_capacity(rows.len());
-        for row in rows {
-            let notification_id: String = row.try_get("notification_id")?;
-            let content = sqlx::query("SELECT title, body FROM notifications WHERE id = $1")
-                .bind(&notification_id)
-                .fetch_optional(self.database.pool())
-                .await?
-                .map(|row| -> AppResult<(String, String)> {
-                    Ok((row.try_get("title")?, row.try_get("body")?))
-                })
-                .transpose()?;
-            let attempts: i64 = row.try_get("attempts")?;
-            claimed.push(ClaimedDelivery {
-                id: row.try_get("id")?,
-                recipient_id: row.try_get("recipient_id")?,
-                attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
-                content,
-            });
+        for delivery in &mut claimed {
+            delivery.content =
+                sqlx::query_as("SELECT title, body FROM notifications WHERE id = $1")
+                    .bind(&delivery.notification_id)
+                    .fetch_optional(self.database.pool())
+                    .await?;
         }
         Ok(claimed)
     }
@@ -310,23 +329,14 @@ impl NotificationRepository {
     }
 }
 
-fn notification_from_row(row: &AnyRow) -> AppResult<Notification> {
-    let flag = |column: &str| -> AppResult<bool> { Ok(row.try_get::<i64, _>(column)? != 0) };
-    let channels = [
-        (flag("in_app")?, Channel::InApp),
-        (flag("by_email")?, Channel::Email),
-    ]
-    .into_iter()
-    .filter_map(|(on, channel)| on.then_some(channel))
-    .collect();
-    let read_at: Option<i64> = row.try_get("read_at_ms")?;
-    Ok(Notification {
-        id: row.try_get("id")?,
-        sender_id: row.try_get("sender_id")?,
-        title: row.try_get("title")?,
-        body: row.try_get("body")?,
-        channels,
-        created_at: timestamp(row.try_get("created_at_ms")?)?,
-        read_at: read_at.map(timestamp).transpose()?,
-    })
+#[cfg(test)]
+mod tests {
+    use super::StoredAttempts;
+
+    #[test]
+    fn a_stored_attempt_count_beyond_u32_reads_as_its_maximum() {
+        assert_eq!(u32::from(StoredAttempts(3)), 3);
+        assert_eq!(u32::from(StoredAttempts(i64::MAX)), u32::MAX);
+        assert_eq!(u32::from(StoredAttempts(-1)), u32::MAX);
+    }
 }

@@ -32,9 +32,20 @@ pub struct Principal {
     pub expires_at: u64,
 }
 
+/// The administrators' role: identity grants it (`app grant-admin`), every module checks it.
+pub const ADMIN_ROLE: &str = "admin";
+
+/// What an administrators' operation answers anyone else (403), and what its document says.
+pub const NOT_AN_ADMINISTRATOR: &str = "This operation is for administrators.";
+
 impl Principal {
     pub fn has_role(&self, role: &str) -> bool {
         self.roles.iter().any(|r| r == role)
+    }
+
+    /// Whether the caller holds [`ADMIN_ROLE`].
+    pub fn is_admin(&self) -> bool {
+        self.has_role(ADMIN_ROLE)
     }
 }
 

@@ -1,9 +1,12 @@
 //! What each identity operation can fail with, as its document lists it (beyond the malformed
 //! request, 400, and the fault, 500, that the host documents on every operation).
 
+use kernel::auth::NOT_AN_ADMINISTRATOR;
+
+use crate::oauth::NO_SUCH_PROVIDER;
+
 const SESSION_ENDED: &str = "The access token's session has ended (logged out, revoked, or the \
                              account locked): log in again.";
-const NOT_AN_ADMINISTRATOR: &str = "The caller is not an administrator.";
 const TOO_MANY: &str = "Too many attempts from this address or on this account: `Retry-After` \
                         says when to try again.";
 const BUSY: &str = "The service is busy hashing passwords: `Retry-After` says when to try again.";
@@ -92,7 +95,6 @@ kernel::operation_error! {
     }
 }
 
-const NO_SUCH_PROVIDER: &str = "No sign-in provider has this name.";
 const PROVIDER_UNREACHABLE: &str = "The provider could not be reached or gave an unusable answer \
                                     (its discovery document, keys or token endpoint): try again \
                                     later.";

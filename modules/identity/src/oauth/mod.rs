@@ -48,8 +48,11 @@ pub struct CodeExchange<'a> {
     pub user_agent: Option<String>,
 }
 
+/// What the sign-in operations answer for a provider the service does not know (404).
+pub const NO_SUCH_PROVIDER: &str = "No sign-in provider has this name.";
+
 fn no_such_provider() -> AppError {
-    AppError::NotFound("No sign-in provider has this name.".into())
+    AppError::NotFound(NO_SUCH_PROVIDER.into())
 }
 
 fn unusable_state() -> AppError {

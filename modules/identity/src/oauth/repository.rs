@@ -4,12 +4,10 @@
 
 use infra::Database;
 use kernel::{AppError, AppResult};
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 use crate::repository::{
     OneTimeTokenRecord, SessionRecord, UserRecord, insert_one_time_token, insert_session,
-    insert_user_row, revoke_sessions_of, select_users, user_from_row,
+    insert_user_row, revoke_sessions_of, user_columns,
 };
 
 /// One identity per provider account: `(provider, subject)` is unique. (Only its detection is
@@ -22,6 +20,7 @@ const UNIQUE_IDENTITY: crud::UniqueField = crud::UniqueField {
 };
 
 /// An authorization in progress, as stored.
+#[derive(sqlx::FromRow)]
 pub struct StateRecord {
     pub state_hash: String,
     /// The hash of the binding `authorize` answered: the exchange must present it.
@@ -35,7 +34,7 @@ pub struct StateRecord {
 }
 
 /// A provider account linked to a local account.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct IdentityRecord {
     pub id: String,
     pub user_id: String,
@@ -74,14 +73,11 @@ pub enum Unlinked {
     LastWayToSignIn,
 }
 
-/// The identity columns [`identity_from_row`] reads, then `$tail` (static text, as sqlx takes).
-macro_rules! select_identities {
-    ($tail:literal) => {
-        concat!(
-            "SELECT id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms \
-             FROM identity_linked_identities ",
-            $tail
-        )
+/// The columns of an [`IdentityRecord`] (`identity_linked_identities`), for `SELECT`: a
+/// macro, so that each statement stays one piece of static text, as sqlx takes.
+macro_rules! identity_columns {
+    () => {
+        "id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms"
     };
 }
 
@@ -136,7 +132,7 @@ impl OAuthRepository {
         binding_hash: &str,
         now_ms: i64,
     ) -> AppResult<Option<StateRecord>> {
-        let row = sqlx::query(
+        let state: Option<StateRecord> = sqlx::query_as(
             "DELETE FROM identity_oauth_states WHERE state_hash = $1 AND binding_hash = $2
              RETURNING state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms",
         )
@@ -144,20 +140,7 @@ impl OAuthRepository {
         .bind(binding_hash)
         .fetch_optional(self.pool())
         .await?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let state = StateRecord {
-            state_hash: row.try_get("state_hash")?,
-            binding_hash: row.try_get("binding_hash")?,
-            provider: row.try_get("provider")?,
-            redirect_uri: row.try_get("redirect_uri")?,
-            nonce: row.try_get("nonce")?,
-            pkce_verifier: row.try_get("pkce_verifier")?,
-            created_at_ms: row.try_get("created_at_ms")?,
-            expires_at_ms: row.try_get("expires_at_ms")?,
-        };
-        Ok((state.expires_at_ms > now_ms).then_some(state))
+        Ok(state.filter(|state| state.expires_at_ms > now_ms))
     }
 
     /// The identity `subject` at `provider`, if linked.
@@ -167,24 +150,30 @@ impl OAuthRepository {
         provider: &str,
         subject: &str,
     ) -> AppResult<Option<IdentityRecord>> {
-        let row = sqlx::query(select_identities!("WHERE provider = $1 AND subject = $2"))
-            .bind(provider)
-            .bind(subject)
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(identity_from_row).transpose()
+        let identity = sqlx::query_as(concat!(
+            "SELECT ",
+            identity_columns!(),
+            " FROM identity_linked_identities WHERE provider = $1 AND subject = $2"
+        ))
+        .bind(provider)
+        .bind(subject)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(identity)
     }
 
     /// The identities linked to an account, oldest first.
     #[tracing::instrument(name = "identity.oauth.repository.identities_of", skip_all, fields(user.id = user_id))]
     pub async fn identities_of(&self, user_id: &str) -> AppResult<Vec<IdentityRecord>> {
-        let rows = sqlx::query(select_identities!(
-            "WHERE user_id = $1 ORDER BY linked_at_ms, id"
+        let identities = sqlx::query_as(concat!(
+            "SELECT ",
+            identity_columns!(),
+            " FROM identity_linked_identities WHERE user_id = $1 ORDER BY linked_at_ms, id"
         ))
         .bind(user_id)
         .fetch_all(self.pool())
         .await?;
-        rows.iter().map(identity_from_row).collect()
+        Ok(identities)
     }
 
     /// Makes `plan`'s writes and opens `session` (with its first refresh token), in one
@@ -272,22 +261,23 @@ impl OAuthRepository {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        let Some(user) = sqlx::query(select_users!("WHERE id = $1"))
-            .bind(user_id)
-            .fetch_optional(&mut *tx)
-            .await?
-            .as_ref()
-            .map(user_from_row)
-            .transpose()?
-        else {
+        let user: Option<UserRecord> = sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM identity_users WHERE id = $1"
+        ))
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(user) = user else {
             return Ok(Unlinked::NoSuchIdentity);
         };
-        let linked: i64 =
-            sqlx::query("SELECT COUNT(*) AS n FROM identity_linked_identities WHERE user_id = $1")
-                .bind(user_id)
-                .fetch_one(&mut *tx)
-                .await
-                .and_then(|row| row.try_get("n"))?;
+        let linked: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) AS n FROM identity_linked_identities WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
         let exists = sqlx::query(
             "SELECT 1 AS found FROM identity_linked_identities WHERE id = $1 AND user_id = $2",
         )
@@ -338,16 +328,4 @@ async fn insert_identity(
         }
     })?;
     Ok(())
-}
-
-fn identity_from_row(row: &AnyRow) -> AppResult<IdentityRecord> {
-    Ok(IdentityRecord {
-        id: row.try_get("id")?,
-        user_id: row.try_get("user_id")?,
-        provider: row.try_get("provider")?,
-        subject: row.try_get("subject")?,
-        email: row.try_get("email")?,
-        linked_at_ms: row.try_get("linked_at_ms")?,
-        last_used_at_ms: row.try_get("last_used_at_ms")?,
-    })
 }

@@ -2,8 +2,6 @@
 //! account's sessions and records itself in the audit, all in the transaction of the change.
 
 use kernel::{AppResult, PageRequest};
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 use super::one_time_tokens::{OneTimeTokenRecord, insert_one_time_token};
 use super::sessions::{SessionRecord, revoke_sessions_of};
@@ -19,18 +17,35 @@ const UNIQUE_EMAIL: crud::UniqueField = crud::UniqueField {
 };
 
 /// An account as stored.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRecord {
     pub id: String,
     pub email: String,
     pub display_name: Option<String>,
     pub password_hash: String,
+    #[sqlx(try_from = "StoredRoles")]
     pub roles: Vec<String>,
     pub email_confirmed_at_ms: Option<i64>,
     pub locked_at_ms: Option<i64>,
     pub created_at_ms: i64,
     /// When the password last changed (`None`: never since registration).
     pub password_changed_at_ms: Option<i64>,
+}
+
+/// The `roles` column: the roles joined by commas (`""` for none).
+#[derive(sqlx::Type)]
+#[sqlx(transparent)]
+struct StoredRoles(String);
+
+impl From<StoredRoles> for Vec<String> {
+    fn from(stored: StoredRoles) -> Self {
+        stored
+            .0
+            .split(',')
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
 }
 
 impl UserRecord {
@@ -91,17 +106,15 @@ pub enum ChangeOutcome {
     ActorNotAnActiveAdmin,
 }
 
-/// The account columns [`user_from_row`] reads, then `$tail`. A macro rather than `format!`:
-/// sqlx takes only static query text, which keeps every query auditable.
-macro_rules! select_users {
-    ($tail:literal) => {
-        concat!(
-            "SELECT id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms, password_changed_at_ms FROM identity_users ",
-            $tail
-        )
+/// The columns of a [`UserRecord`] (`identity_users`), for `SELECT`: a macro rather than
+/// `format!`, so that each statement stays one piece of static text, which keeps every query
+/// auditable.
+macro_rules! user_columns {
+    () => {
+        "id, email, display_name, password_hash, roles, email_confirmed_at_ms, locked_at_ms, created_at_ms, password_changed_at_ms"
     };
 }
-pub(crate) use select_users;
+pub(crate) use user_columns;
 
 impl IdentityRepository {
     /// Inserts an account with its first confirmation token, in one transaction; a 409 naming
@@ -121,39 +134,44 @@ impl IdentityRepository {
 
     #[tracing::instrument(name = "identity.repository.user_by_email", skip_all)]
     pub async fn user_by_email(&self, email: &str) -> AppResult<Option<UserRecord>> {
-        let row = sqlx::query(select_users!("WHERE email = $1"))
-            .bind(email)
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(user_from_row).transpose()
+        let user = sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM identity_users WHERE email = $1"
+        ))
+        .bind(email)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(user)
     }
 
     #[tracing::instrument(name = "identity.repository.user_by_id", skip_all)]
     pub async fn user_by_id(&self, id: &str) -> AppResult<Option<UserRecord>> {
-        let row = sqlx::query(select_users!("WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(user_from_row).transpose()
+        let user = sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM identity_users WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(user)
     }
 
     #[tracing::instrument(name = "identity.repository.list_users", skip_all)]
     pub async fn list_users(&self, page: PageRequest) -> AppResult<(Vec<UserRecord>, u64)> {
-        let rows = sqlx::query(select_users!(
-            "ORDER BY created_at_ms, id LIMIT $1 OFFSET $2"
+        let users = sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM identity_users ORDER BY created_at_ms, id LIMIT $1 OFFSET $2"
         ))
         .bind(page.limit())
         .bind(page.offset())
         .fetch_all(self.pool())
         .await?;
-        let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM identity_users")
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) AS n FROM identity_users")
             .fetch_one(self.pool())
-            .await
-            .and_then(|row| row.try_get("n"))?;
-        let users = rows
-            .iter()
-            .map(user_from_row)
-            .collect::<AppResult<Vec<_>>>()?;
+            .await?;
         Ok((users, total.max(0) as u64))
     }
 
@@ -172,13 +190,14 @@ impl IdentityRepository {
         sqlx::query("UPDATE identity_admin_changes SET changes = changes + 1 WHERE id = 1")
             .execute(&mut *tx)
             .await?;
-        let actor = sqlx::query(select_users!("WHERE id = $1"))
-            .bind(change.actor)
-            .fetch_optional(&mut *tx)
-            .await?
-            .as_ref()
-            .map(user_from_row)
-            .transpose()?;
+        let actor: Option<UserRecord> = sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM identity_users WHERE id = $1"
+        ))
+        .bind(change.actor)
+        .fetch_optional(&mut *tx)
+        .await?;
         if !actor.is_some_and(|actor| actor.is_active_admin()) {
             return Ok(ChangeOutcome::ActorNotAnActiveAdmin);
         }
@@ -226,25 +245,6 @@ impl IdentityRepository {
             .await?;
         Ok(())
     }
-}
-
-pub(crate) fn user_from_row(row: &AnyRow) -> AppResult<UserRecord> {
-    let roles: String = row.try_get("roles")?;
-    Ok(UserRecord {
-        id: row.try_get("id")?,
-        email: row.try_get("email")?,
-        display_name: row.try_get("display_name")?,
-        password_hash: row.try_get("password_hash")?,
-        roles: roles
-            .split(',')
-            .filter(|r| !r.is_empty())
-            .map(str::to_owned)
-            .collect(),
-        email_confirmed_at_ms: row.try_get("email_confirmed_at_ms")?,
-        locked_at_ms: row.try_get("locked_at_ms")?,
-        created_at_ms: row.try_get("created_at_ms")?,
-        password_changed_at_ms: row.try_get("password_changed_at_ms")?,
-    })
 }
 
 /// Writes a new account's row; a taken email is a 409 naming `email`. The unique index is the

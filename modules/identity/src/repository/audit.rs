@@ -2,12 +2,11 @@
 //! `change_lock` (accounts.rs), in the transaction of the change each records.
 
 use kernel::{AppResult, PageRequest};
-use sqlx::Row;
 
 use super::IdentityRepository;
 
 /// An audit record.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AuditRecord {
     pub id: String,
     pub actor_id: String,
@@ -21,7 +20,7 @@ impl IdentityRepository {
     /// One page of the audit, newest first, and the total.
     #[tracing::instrument(name = "identity.repository.audit", skip_all)]
     pub async fn audit(&self, page: PageRequest) -> AppResult<(Vec<AuditRecord>, u64)> {
-        let rows = sqlx::query(
+        let records = sqlx::query_as(
             "SELECT id, actor_id, action, target_id, at_ms, request_id FROM identity_admin_audit
              ORDER BY at_ms DESC, id DESC LIMIT $1 OFFSET $2",
         )
@@ -29,23 +28,9 @@ impl IdentityRepository {
         .bind(page.offset())
         .fetch_all(self.pool())
         .await?;
-        let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM identity_admin_audit")
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) AS n FROM identity_admin_audit")
             .fetch_one(self.pool())
-            .await
-            .and_then(|row| row.try_get("n"))?;
-        let records = rows
-            .iter()
-            .map(|row| {
-                Ok(AuditRecord {
-                    id: row.try_get("id")?,
-                    actor_id: row.try_get("actor_id")?,
-                    action: row.try_get("action")?,
-                    target_id: row.try_get("target_id")?,
-                    at_ms: row.try_get("at_ms")?,
-                    request_id: row.try_get("request_id")?,
-                })
-            })
-            .collect::<AppResult<Vec<_>>>()?;
+            .await?;
         Ok((records, total.max(0) as u64))
     }
 }

@@ -1,5 +1,9 @@
 //! SQL for accounts, sessions and tokens. Times are Unix milliseconds; ids are UUIDv7 strings.
 //!
+//! Every statement is static text (ADR 0015): a record's columns, when several statements read
+//! them, are named once in a `<record>_columns!` macro and joined to each statement by
+//! `concat!`; rows become records by their `sqlx::FromRow`.
+//!
 //! One file per thing stored, each an `impl IdentityRepository` block with its records:
 //! `accounts` (and the administrators' changes to them), `sessions` (and their refresh tokens),
 //! `one_time_tokens` (reset and confirmation links, and what spending one does), `audit` and
@@ -15,7 +19,7 @@ mod sessions;
 use infra::Database;
 
 pub use self::accounts::{AdminAction, AdminChange, ChangeOutcome, UserRecord};
-pub(crate) use self::accounts::{insert_user_row, select_users, user_from_row};
+pub(crate) use self::accounts::{insert_user_row, user_columns};
 pub use self::audit::AuditRecord;
 pub(crate) use self::one_time_tokens::insert_one_time_token;
 pub use self::one_time_tokens::{OneTimeTokenRecord, TokenPurpose};

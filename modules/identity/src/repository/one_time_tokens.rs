@@ -3,7 +3,6 @@
 
 use kernel::AppResult;
 use poem_idempotency::{PreparedOutcome, Recorded};
-use sqlx::Row;
 
 use super::sessions::revoke_sessions_of;
 use super::{IdentityRepository, Transaction};
@@ -157,7 +156,7 @@ async fn spend_one_time_token(
     .bind(token_hash)
     .execute(&mut **tx)
     .await?;
-    let row = sqlx::query(
+    let user_id: Option<String> = sqlx::query_scalar(
         "UPDATE identity_one_time_tokens SET used_at_ms = $1
          WHERE token_hash = $2 AND purpose = $3 AND used_at_ms IS NULL AND expires_at_ms > $1
          RETURNING user_id",
@@ -167,10 +166,9 @@ async fn spend_one_time_token(
     .bind(purpose.as_str())
     .fetch_optional(&mut **tx)
     .await?;
-    let Some(row) = row else {
+    let Some(user_id) = user_id else {
         return Ok(None);
     };
-    let user_id: String = row.try_get("user_id")?;
     sqlx::query(
         "UPDATE identity_one_time_tokens SET used_at_ms = $1
          WHERE user_id = $2 AND purpose = $3 AND used_at_ms IS NULL",

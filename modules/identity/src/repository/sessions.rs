@@ -1,14 +1,12 @@
 //! Login sessions (`identity_sessions`) and every refresh token ever issued for them
 //! (`identity_refresh_tokens`): kept after use, so that a replayed token is recognised.
 
-use kernel::{AppError, AppResult};
-use sqlx::Row;
-use sqlx::any::AnyRow;
+use kernel::AppResult;
 
 use super::{IdentityRepository, Transaction};
 
 /// A login session, renewed by refresh tokens.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SessionRecord {
     pub id: String,
     pub user_id: String,
@@ -39,13 +37,20 @@ pub enum RefreshTokenState {
     },
 }
 
-/// The session columns [`session_from_row`] reads, then `$tail`.
-macro_rules! select_sessions {
-    ($tail:literal) => {
-        concat!(
-            "SELECT id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent FROM identity_sessions ",
-            $tail
-        )
+/// A refresh token as [`IdentityRepository::refresh_token_state`] reads it: its session, and
+/// whether it was exchanged.
+#[derive(sqlx::FromRow)]
+struct RefreshTokenRow {
+    #[sqlx(flatten)]
+    session: SessionRecord,
+    superseded_at_ms: Option<i64>,
+}
+
+/// The columns of a [`SessionRecord`] (`identity_sessions`), for `SELECT`: a macro, so that
+/// each statement stays one piece of static text.
+macro_rules! session_columns {
+    () => {
+        "id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent"
     };
 }
 
@@ -88,21 +93,26 @@ impl IdentityRepository {
 
     #[tracing::instrument(name = "identity.repository.refresh_token_state", skip_all)]
     pub async fn refresh_token_state(&self, token_hash: &str) -> AppResult<RefreshTokenState> {
-        // The session's columns under their own names, so `session_from_row` reads them.
-        let row = sqlx::query(
-            "SELECT s.id, s.user_id, s.created_at_ms, s.last_used_at_ms, s.expires_at_ms, s.revoked_at_ms, s.user_agent, t.superseded_at_ms
+        // The session's columns unqualified: none of `identity_refresh_tokens` shares a name
+        // with one of them.
+        let row: Option<RefreshTokenRow> = sqlx::query_as(concat!(
+            "SELECT ",
+            session_columns!(),
+            ", t.superseded_at_ms
              FROM identity_refresh_tokens t JOIN identity_sessions s ON s.id = t.session_id
-             WHERE t.token_hash = $1",
-        )
+             WHERE t.token_hash = $1"
+        ))
         .bind(token_hash)
         .fetch_optional(self.pool())
         .await?;
-        let Some(row) = row else {
+        let Some(RefreshTokenRow {
+            session,
+            superseded_at_ms,
+        }) = row
+        else {
             return Ok(RefreshTokenState::Unknown);
         };
-        let session = session_from_row(&row)?;
-        let superseded: Option<i64> = row.try_get("superseded_at_ms")?;
-        Ok(match superseded {
+        Ok(match superseded_at_ms {
             Some(_) => RefreshTokenState::Superseded {
                 session_id: session.id,
             },
@@ -158,11 +168,15 @@ impl IdentityRepository {
 
     #[tracing::instrument(name = "identity.repository.session", skip_all, fields(session.id = session_id))]
     pub async fn session(&self, session_id: &str) -> AppResult<Option<SessionRecord>> {
-        let row = sqlx::query(select_sessions!("WHERE id = $1"))
-            .bind(session_id)
-            .fetch_optional(self.pool())
-            .await?;
-        row.as_ref().map(session_from_row).transpose()
+        let session = sqlx::query_as(concat!(
+            "SELECT ",
+            session_columns!(),
+            " FROM identity_sessions WHERE id = $1"
+        ))
+        .bind(session_id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(session)
     }
 
     #[tracing::instrument(name = "identity.repository.active_sessions", skip_all, fields(user.id = user_id))]
@@ -171,16 +185,17 @@ impl IdentityRepository {
         user_id: &str,
         now_ms: i64,
     ) -> AppResult<Vec<SessionRecord>> {
-        let rows = sqlx::query(
-            select_sessions!(
-                "WHERE user_id = $1 AND revoked_at_ms IS NULL AND expires_at_ms > $2 ORDER BY created_at_ms, id"
-            ),
-        )
+        let sessions = sqlx::query_as(concat!(
+            "SELECT ",
+            session_columns!(),
+            " FROM identity_sessions
+             WHERE user_id = $1 AND revoked_at_ms IS NULL AND expires_at_ms > $2 ORDER BY created_at_ms, id"
+        ))
         .bind(user_id)
         .bind(now_ms)
         .fetch_all(self.pool())
         .await?;
-        rows.iter().map(session_from_row).collect()
+        Ok(sessions)
     }
 
     /// Revokes one session; whether it was active.
@@ -228,28 +243,14 @@ pub(crate) async fn revoke_sessions_of(
     user_id: &str,
     now_ms: i64,
 ) -> AppResult<Vec<String>> {
-    let rows = sqlx::query(
+    let revoked = sqlx::query_scalar(
         "UPDATE identity_sessions SET revoked_at_ms = $1 WHERE user_id = $2 AND revoked_at_ms IS NULL RETURNING id",
     )
     .bind(now_ms)
     .bind(user_id)
     .fetch_all(&mut **tx)
     .await?;
-    rows.iter()
-        .map(|row| row.try_get("id").map_err(AppError::from))
-        .collect()
-}
-
-fn session_from_row(row: &AnyRow) -> AppResult<SessionRecord> {
-    Ok(SessionRecord {
-        id: row.try_get("id")?,
-        user_id: row.try_get("user_id")?,
-        created_at_ms: row.try_get("created_at_ms")?,
-        last_used_at_ms: row.try_get("last_used_at_ms")?,
-        expires_at_ms: row.try_get("expires_at_ms")?,
-        revoked_at_ms: row.try_get("revoked_at_ms")?,
-        user_agent: row.try_get("user_agent")?,
-    })
+    Ok(revoked)
 }
 
 #[cfg(test)]
