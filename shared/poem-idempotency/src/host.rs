@@ -240,6 +240,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_refusal_tells_the_client_what_to_do_and_when_to_retry() {
+        for (kind, says, retry_after) in [
+            (ProblemKind::KeyInvalid, "malformed", None),
+            (ProblemKind::KeyMissing, "requires an Idempotency-Key", None),
+            (ProblemKind::KeyReuse, "Use a new key", None),
+            (
+                ProblemKind::InProgress,
+                "Retry later with the same key",
+                Some(1),
+            ),
+            (
+                ProblemKind::StoreUnavailable,
+                "Nothing was executed",
+                Some(5),
+            ),
+        ] {
+            assert!(kind.detail().contains(says), "{kind:?}: {}", kind.detail());
+            assert_eq!(kind.retry_after_seconds(), retry_after, "{kind:?}");
+        }
+    }
+
+    #[test]
     fn a_principal_and_an_address_never_share_a_scope() {
         let user = Caller::Principal("10.0.0.1".to_owned());
         let address = Caller::Anonymous("10.0.0.1".to_owned());
