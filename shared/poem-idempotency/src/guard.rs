@@ -337,12 +337,12 @@ impl<E: Endpoint + 'static> Guard<E> {
         // template, so `PUT /things/1` and `PUT /things/2` under one key must differ here.
         // (`original_uri`: a nested route sees only the rest of the path in `uri`.)
         let uri = req.original_uri();
-        let target = format!("{}?{}", uri.path(), uri.query().unwrap_or_default());
         let content_type = req
             .headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok());
-        let fingerprint = Fingerprint::of(&body, content_type, &target);
+        let query = uri.query().unwrap_or_default();
+        let fingerprint = Fingerprint::of_target(&body, content_type, uri.path(), query);
         req.set_body(body);
 
         let settings = &layer.settings;

@@ -196,12 +196,36 @@ impl Fingerprint {
     /// Fingerprints a request's payload. `content_type` is the raw `Content-Type` header value,
     /// `query` the raw query string (without `?`).
     pub fn of(body: &[u8], content_type: Option<&str>, query: &str) -> Fingerprint {
+        Self::of_parts(body, content_type, &[query.as_bytes()])
+    }
+
+    /// [`Fingerprint::of`] a request whose target is `{path}?{query}`, hashed from its parts:
+    /// the same digest, without joining them into a new string per request.
+    pub fn of_target(
+        body: &[u8],
+        content_type: Option<&str>,
+        path: &str,
+        query: &str,
+    ) -> Fingerprint {
+        Self::of_parts(
+            body,
+            content_type,
+            &[path.as_bytes(), b"?", query.as_bytes()],
+        )
+    }
+
+    /// The digest with the target given as consecutive `target` pieces, framed as one field.
+    fn of_parts(body: &[u8], content_type: Option<&str>, target: &[&[u8]]) -> Fingerprint {
         let canonical = content_type
             .filter(|ct| is_json(ct))
             .and_then(|_| canonical_json(body));
         let mut hasher = Sha256::new();
         hasher.update(FINGERPRINT_TAG);
-        update_framed(&mut hasher, query.as_bytes());
+        let length: usize = target.iter().map(|piece| piece.len()).sum();
+        hasher.update((length as u64).to_be_bytes());
+        for piece in target {
+            hasher.update(piece);
+        }
         update_framed(&mut hasher, canonical.as_deref().unwrap_or(body));
         Fingerprint(finish(hasher))
     }
@@ -411,6 +435,26 @@ mod tests {
         assert_eq!(
             format!("{scope:?}"),
             format!("ScopeKey({})", scope.to_hex())
+        );
+    }
+
+    #[test]
+    fn a_target_hashed_from_its_parts_is_the_target_hashed_whole() {
+        for (path, query) in [("/things/1", "a=1&b=2"), ("/things", ""), ("", "")] {
+            for (body, content_type) in [
+                (&b"{\"b\":1, \"a\":2}"[..], Some("application/json")),
+                (b"raw", None),
+            ] {
+                assert_eq!(
+                    Fingerprint::of_target(body, content_type, path, query),
+                    Fingerprint::of(body, content_type, &format!("{path}?{query}")),
+                    "{path}?{query}"
+                );
+            }
+        }
+        assert_ne!(
+            Fingerprint::of_target(b"", None, "/a", "b"),
+            Fingerprint::of_target(b"", None, "/a?", "b")
         );
     }
 

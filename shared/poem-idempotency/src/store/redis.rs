@@ -25,6 +25,10 @@
 //!   one. A first execution costs two round trips (claim, complete) and a replay costs one: the
 //!   claim script compares fingerprints server-side and sends the stored response back in the
 //!   same reply, only when it is a matching replay, so a mismatch never ships a body.
+//! - **Client cost.** The claim's reply is an integer, or for a replay one bulk string the
+//!   script packs (a line of the status and the headers' lengths, then the headers and the body):
+//!   decoding it is one scan of a short line and slices of one buffer, not redis-rs's generic
+//!   decoding of an array of six values. The record keeps its fields, so nothing stored changes.
 //!
 //! Each script touches only its one declared key (`KEYS[1]`), so the store also works on Redis
 //! Cluster. Scripts are invoked through [`redis::Script`], which sends `EVALSHA` and, should the
@@ -44,15 +48,15 @@ use redis::{Cmd, Pipeline, RedisError, RedisFuture, Script, Value};
 use super::{Claim, LeaseToken, StoreError, StoredResponse};
 use crate::key::{Fingerprint, ScopeKey};
 
-/// Claim replies: the first element of the script's reply array. Mirrored in [`CLAIM`].
+/// Claim replies other than a replay's packed response. Mirrored in [`CLAIM`].
 const ACQUIRED: i64 = 0;
 const IN_FLIGHT: i64 = 1;
-const COMPLETED: i64 = 2;
 const MISMATCH: i64 = 3;
 
 /// KEYS[1] record; ARGV[1] fingerprint, ARGV[2] new token, ARGV[3] lease in ms.
-/// Replies {0} acquired, {1} in flight, {3} mismatch, or
-/// {2, status, ctype, loc, etag, body} with nil for absent headers.
+/// Replies 0 acquired, 1 in flight, 3 mismatch, or the completed response packed in one bulk
+/// string: `"<status> <ctype length> <loc length> <etag length>\n"` (-1 for an absent header),
+/// then the present headers' values and the body, back to back.
 static CLAIM: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -61,17 +65,24 @@ local state, fp = record[1], record[2]
 if not state then
   redis.call('HSET', KEYS[1], 'state', 'p', 'fp', ARGV[1], 'token', ARGV[2])
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  return {0}
+  return 0
 end
 if fp ~= ARGV[1] then
-  return {3}
+  return 3
 end
 if state == 'p' then
-  return {1}
+  return 1
 end
 if state == 'c' then
   local r = redis.call('HMGET', KEYS[1], 'status', 'ctype', 'loc', 'etag', 'body')
-  return {2, r[1], r[2], r[3], r[4], r[5]}
+  local function length(value)
+    if value then return #value end
+    return -1
+  end
+  return table.concat({
+    r[1], ' ', length(r[2]), ' ', length(r[3]), ' ', length(r[4]), '\n',
+    r[2] or '', r[3] or '', r[4] or '', r[5] or ''
+  })
 end
 return redis.error_reply('idempotency record ' .. KEYS[1] .. ' has an unknown state')
 ",
@@ -189,6 +200,8 @@ impl From<ClusterConnection> for RedisConnection {
 pub struct RedisStore {
     conn: RedisConnection,
     key_prefix: Arc<str>,
+    /// `{key_prefix}idempotency:`, made once: every record key starts with it.
+    records: Arc<[u8]>,
     operations: Arc<AtomicU64>,
 }
 
@@ -196,9 +209,11 @@ impl RedisStore {
     /// A store keeping its records under `{key_prefix}idempotency:`. The prefix lets several
     /// services (or test runs) share one Redis without seeing each other's records.
     pub fn new(conn: impl Into<RedisConnection>, key_prefix: impl Into<String>) -> RedisStore {
+        let key_prefix: Arc<str> = key_prefix.into().into();
         RedisStore {
             conn: conn.into(),
-            key_prefix: key_prefix.into().into(),
+            records: format!("{key_prefix}idempotency:").into_bytes().into(),
+            key_prefix,
             operations: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -207,8 +222,16 @@ impl RedisStore {
         &self.operations
     }
 
-    fn record_key(&self, key: &ScopeKey) -> String {
-        format!("{}idempotency:{}", self.key_prefix, key.to_hex())
+    /// `{key_prefix}idempotency:{scope key hex}`, written into one buffer of the right size.
+    fn record_key(&self, key: &ScopeKey) -> Vec<u8> {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut record = Vec::with_capacity(self.records.len() + 64);
+        record.extend_from_slice(&self.records);
+        for byte in key.as_bytes() {
+            record.push(HEX[usize::from(byte >> 4)]);
+            record.push(HEX[usize::from(byte & 0x0f)]);
+        }
+        record
     }
 
     pub(super) async fn claim(
@@ -222,7 +245,7 @@ impl RedisStore {
         // The connection is a handle onto multiplexed connections: cloning it is how
         // concurrent callers share that connection.
         let mut conn = self.conn.clone();
-        let reply: Vec<Value> = CLAIM
+        let reply: Value = CLAIM
             .key(self.record_key(key))
             .arg(fingerprint.as_bytes().as_slice())
             .arg(token.as_bytes().as_slice())
@@ -321,34 +344,54 @@ fn unexpected(what: impl std::fmt::Display) -> StoreError {
     StoreError::Unavailable(format!("unexpected reply from the claim script: {what}"))
 }
 
-fn decode_claim(reply: Vec<Value>, token: LeaseToken) -> Result<Claim, StoreError> {
-    let mut fields = reply.into_iter();
-    let mut next = |name: &str| {
-        fields
-            .next()
-            .ok_or_else(|| unexpected(format_args!("missing {name}")))
-    };
-    let tag: i64 = redis::from_redis_value(next("tag")?).map_err(unexpected)?;
-    match tag {
-        ACQUIRED => Ok(Claim::Acquired(token)),
-        IN_FLIGHT => Ok(Claim::InFlight),
-        MISMATCH => Ok(Claim::Mismatch),
-        COMPLETED => {
-            let status = redis::from_redis_value(next("status")?).map_err(unexpected)?;
-            let content_type = redis::from_redis_value(next("ctype")?).map_err(unexpected)?;
-            let location = redis::from_redis_value(next("loc")?).map_err(unexpected)?;
-            let etag = redis::from_redis_value(next("etag")?).map_err(unexpected)?;
-            let body: Vec<u8> = redis::from_redis_value(next("body")?).map_err(unexpected)?;
-            Ok(Claim::Completed(StoredResponse {
-                status,
-                content_type,
-                location,
-                etag,
-                body: Bytes::from(body),
-            }))
-        }
-        other => Err(unexpected(format_args!("unknown tag {other}"))),
+fn decode_claim(reply: Value, token: LeaseToken) -> Result<Claim, StoreError> {
+    match reply {
+        Value::Int(ACQUIRED) => Ok(Claim::Acquired(token)),
+        Value::Int(IN_FLIGHT) => Ok(Claim::InFlight),
+        Value::Int(MISMATCH) => Ok(Claim::Mismatch),
+        Value::BulkString(packed) => unpack_response(Bytes::from(packed)).map(Claim::Completed),
+        other => Err(unexpected(format_args!("{other:?}"))),
     }
+}
+
+/// A completed response as [`CLAIM`] packs it; the body is a slice of `packed`, not a copy.
+fn unpack_response(packed: Bytes) -> Result<StoredResponse, StoreError> {
+    let line_end = packed
+        .iter()
+        .position(|byte| *byte == b'\n')
+        .ok_or_else(|| unexpected("a packed response without its first line"))?;
+    let line = std::str::from_utf8(&packed[..line_end]).map_err(unexpected)?;
+    let mut numbers = line.split(' ');
+    let mut next = |name: &str| {
+        numbers
+            .next()
+            .ok_or_else(|| unexpected(format_args!("a packed response without its {name}")))
+    };
+    let status: u16 = next("status")?.parse().map_err(unexpected)?;
+    let mut at = line_end + 1;
+    let mut header = |name: &str| -> Result<Option<String>, StoreError> {
+        let length: i64 = next(name)?.parse().map_err(unexpected)?;
+        let Ok(length) = usize::try_from(length) else {
+            return Ok(None); // -1: absent
+        };
+        let value = packed
+            .get(at..at + length)
+            .ok_or_else(|| unexpected(format_args!("a packed response cut short in its {name}")))?;
+        at += length;
+        String::from_utf8(value.to_vec())
+            .map(Some)
+            .map_err(unexpected)
+    };
+    let content_type = header("ctype")?;
+    let location = header("loc")?;
+    let etag = header("etag")?;
+    Ok(StoredResponse {
+        status,
+        content_type,
+        location,
+        etag,
+        body: packed.slice(at..),
+    })
 }
 
 #[cfg(test)]
@@ -397,6 +440,56 @@ mod tests {
     /// Every record carries a TTL, so nothing needs cleaning up afterwards.
     fn unique_prefix() -> String {
         format!("test:{}:", hex::encode(rand::random::<[u8; 8]>()))
+    }
+
+    #[test]
+    fn a_packed_response_unpacks_with_absent_and_empty_headers_apart() {
+        let packed = Bytes::from_static(b"201 16 -1 0\napplication/json\x00{\"id\":1}\n");
+
+        let response = unpack_response(packed).unwrap();
+
+        assert_eq!(response.status, 201);
+        assert_eq!(response.content_type.as_deref(), Some("application/json"));
+        assert_eq!(response.location, None);
+        assert_eq!(response.etag.as_deref(), Some(""));
+        assert_eq!(response.body.as_ref(), b"\x00{\"id\":1}\n");
+    }
+
+    #[test]
+    fn a_packed_response_cut_short_or_garbled_is_an_unexpected_reply() {
+        for packed in [
+            &b"201 16 -1 0"[..],
+            b"201 16 -1 0\napplication",
+            b"201 16 -1\n",
+            b"two 0 0 0\n",
+            b"201 x 0 0\n",
+        ] {
+            let error = unpack_response(Bytes::copy_from_slice(packed)).unwrap_err();
+            assert!(
+                matches!(&error, StoreError::Unavailable(why) if why.contains("unexpected reply")),
+                "{packed:?}: {error:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_claim_reply_other_than_the_four_is_an_unexpected_reply() {
+        for reply in [Value::Int(2), Value::Nil, Value::Array(vec![Value::Int(0)])] {
+            let error = decode_claim(reply, LeaseToken::generate()).unwrap_err();
+            assert!(matches!(error, StoreError::Unavailable(_)), "{error:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_record_key_is_the_prefix_then_the_scope_key_in_lower_case_hex() {
+        let store = RedisStore::new(connect().await, "svc:");
+        let client_key = ClientKey::parse("k").unwrap().unwrap();
+        let key = ScopeKey::derive("user:alice", "POST", "/orders", &client_key);
+
+        assert_eq!(
+            store.record_key(&key),
+            format!("svc:idempotency:{}", key.to_hex()).into_bytes()
+        );
     }
 
     async fn store() -> Store {
