@@ -899,12 +899,12 @@ impl AddedFields<'_> {
     }
 
     /// One piece per field, each made by `piece`.
-    fn lines(&self, piece: impl Fn(&Field) -> String) -> String {
+    fn per_field(&self, piece: impl Fn(&Field) -> String) -> String {
         self.fields.iter().map(piece).collect()
     }
 
     fn to_model(&self, text: &str) -> anyhow::Result<String> {
-        let shown = self.lines(|field| {
+        let shown = self.per_field(|field| {
             let read = field
                 .read_attribute()
                 .map(|attribute| format!("{attribute}\n"))
@@ -917,7 +917,7 @@ impl AddedFields<'_> {
                 field.kind.rust()
             )
         });
-        let sent = self.lines(|field| {
+        let sent = self.per_field(|field| {
             format!(
                 "/// Optional: {}; absent or `null` for none.\n{}\npub {}: Option<{}>,\n",
                 field.kind.what(),
@@ -927,8 +927,8 @@ impl AddedFields<'_> {
             )
         });
         let checked =
-            self.lines(|field| format!("pub {}: Option<{}>,\n", field.name, field.kind.rust()));
-        let checking = self.lines(|field| {
+            self.per_field(|field| format!("pub {}: Option<{}>,\n", field.name, field.kind.rust()));
+        let checking = self.per_field(|field| {
             let name = &field.name;
             match field.kind {
                 FieldType::String => {
@@ -937,7 +937,7 @@ impl AddedFields<'_> {
                 _ => format!("{name}: self.{name},\n"),
             }
         });
-        let in_a_patch = self.lines(|field| {
+        let in_a_patch = self.per_field(|field| {
             format!(
                 "/// A new value, or `null` to remove it: {}.\n{}\npub {}: MaybeUndefined<{}>,\n",
                 field.kind.what(),
@@ -946,14 +946,14 @@ impl AddedFields<'_> {
                 field.kind.input()
             )
         });
-        let change = self.lines(|field| {
+        let change = self.per_field(|field| {
             format!(
                 "pub {}: Option<Option<{}>>,\n",
                 field.name,
                 field.kind.rust()
             )
         });
-        let checking_change = self.lines(|field| {
+        let checking_change = self.per_field(|field| {
             let name = &field.name;
             match field.kind {
                 FieldType::String => format!(
@@ -980,11 +980,7 @@ impl AddedFields<'_> {
 
     fn to_repository(&self, text: &str) -> anyhow::Result<String> {
         let mut text = text.to_owned();
-        let read: String = self
-            .fields
-            .iter()
-            .map(|field| format!(", {}", field.select()))
-            .collect();
+        let read = self.per_field(|field| format!(", {}", field.select()));
         let at = marker_at(&text, marker::READ, 0)?;
         let (_, end) = literal_after(&text, at, marker::READ)?;
         text.insert_str(end, &read);
@@ -1004,7 +1000,7 @@ impl AddedFields<'_> {
                     marker::BOUND
                 );
             }
-            let binds = self.lines(|field| match write {
+            let binds = self.per_field(|field| match write {
                 Write::Insert | Write::Replace => format!(".bind({})\n", field.bind("fields")),
                 Write::Patch => {
                     let name = &field.name;
@@ -1045,11 +1041,7 @@ impl AddedFields<'_> {
             .max()
             .context("a statement that writes the fields has no `$n`")?;
         let mut statement = statement.to_owned();
-        let columns: String = self
-            .fields
-            .iter()
-            .map(|field| format!(", {}", field.column()))
-            .collect();
+        let columns = self.per_field(|field| format!(", {}", field.column()));
         if statement.trim_start().starts_with("INSERT") {
             let values = statement
                 .find("VALUES")
@@ -1099,7 +1091,7 @@ impl AddedFields<'_> {
     }
 
     fn to_migration(&self, text: &str) -> anyhow::Result<String> {
-        let columns = self.lines(|field| format!("{} {},\n", field.column(), field.kind.sql()));
+        let columns = self.per_field(|field| format!("{} {},\n", field.column(), field.kind.sql()));
         let at = marker_at(text, marker::COLUMN, 0)?;
         Ok(above(text, at, &columns))
     }

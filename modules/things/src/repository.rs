@@ -14,8 +14,8 @@
 use crud::contains_pattern;
 use infra::Database;
 use infra::database::now_ms;
-use kernel::{AppError, AppResult, PageRequest};
-use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Row};
+use kernel::{AppResult, PageRequest};
+use sqlx::{AnyConnection, AnyPool, AssertSqlSafe};
 
 use crate::model::{Thing, ThingChanges, ThingFields, ThingName, ThingOrder};
 
@@ -47,15 +47,14 @@ impl ThingRepository {
     /// How many things `owner` holds whose name contains `name_contains` (any, when `None`).
     #[tracing::instrument(name = "things.repository.count", skip_all, fields(owner = owner))]
     pub async fn count(&self, owner: &str, name_contains: Option<&str>) -> AppResult<u64> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM things
+        let count: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM things
              WHERE owner_id = $1 AND ($2 IS NULL OR LOWER(name) LIKE $2 ESCAPE '\\')",
         )
         .bind(owner)
         .bind(name_contains.map(contains_pattern))
         .fetch_one(self.database.pool())
         .await?;
-        let count: i64 = row.try_get("n")?;
         Ok(count.max(0) as u64)
     }
 
@@ -158,13 +157,13 @@ impl ThingRepository {
         owner: &str,
         id: &str,
     ) -> AppResult<Option<i64>> {
-        let row = sqlx::query("SELECT version FROM things WHERE owner_id = $1 AND id = $2")
-            .bind(owner)
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        row.map(|row| row.try_get("version").map_err(AppError::from))
-            .transpose()
+        let version =
+            sqlx::query_scalar("SELECT version FROM things WHERE owner_id = $1 AND id = $2")
+                .bind(owner)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        Ok(version)
     }
 
     /// Replaces the fields of a thing in `tx` if it is still at `version`, in one statement;

@@ -264,8 +264,7 @@ pub fn now_ms() -> i64 {
 
 /// A stored time (Unix milliseconds) as the API shows it.
 pub fn timestamp(unix_ms: i64) -> kernel::AppResult<time::OffsetDateTime> {
-    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
-        .map_err(kernel::AppError::internal)
+    time::OffsetDateTime::try_from(UnixMs(unix_ms)).map_err(kernel::AppError::internal)
 }
 
 /// A time as stored: Unix milliseconds.

@@ -370,14 +370,18 @@ fn unpack_response(packed: Bytes) -> Result<StoredResponse, StoreError> {
     let status: u16 = next("status")?.parse().map_err(unexpected)?;
     let mut at = line_end + 1;
     let mut header = |name: &str| -> Result<Option<String>, StoreError> {
-        let length: i64 = next(name)?.parse().map_err(unexpected)?;
-        let Ok(length) = usize::try_from(length) else {
-            return Ok(None); // -1: absent
+        let length = match next(name)? {
+            "-1" => return Ok(None), // absent
+            length => length.parse::<usize>().map_err(unexpected)?,
         };
-        let value = packed
-            .get(at..at + length)
-            .ok_or_else(|| unexpected(format_args!("a packed response cut short in its {name}")))?;
-        at += length;
+        let end = at.checked_add(length).filter(|end| *end <= packed.len());
+        let Some(end) = end else {
+            return Err(unexpected(format_args!(
+                "a packed response cut short in its {name}"
+            )));
+        };
+        let value = &packed[at..end];
+        at = end;
         String::from_utf8(value.to_vec())
             .map(Some)
             .map_err(unexpected)
@@ -463,6 +467,8 @@ mod tests {
             b"201 16 -1\n",
             b"two 0 0 0\n",
             b"201 x 0 0\n",
+            b"201 -2 0 0\n",
+            b"201 18446744073709551615 0 0\nx",
         ] {
             let error = unpack_response(Bytes::copy_from_slice(packed)).unwrap_err();
             assert!(
