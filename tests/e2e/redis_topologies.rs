@@ -387,6 +387,8 @@ struct PhaseCounts {
     /// The duplicate executed again: its key's record could not be read or written.
     executed_twice: u64,
     failed: u64,
+    /// The statuses of the first failed pair (original, duplicate), to say what went wrong.
+    first_failure: Option<(u16, u16)>,
 }
 
 const BEFORE: u8 = 0;
@@ -492,6 +494,9 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
                 counts.pairs += 1;
                 if original.0 != StatusCode::CREATED || duplicate.0 != StatusCode::CREATED {
                     counts.failed += 1;
+                    counts
+                        .first_failure
+                        .get_or_insert((original.0.as_u16(), duplicate.0.as_u16()));
                 } else if duplicate.1 && duplicate.2 == original.2 {
                     counts.replayed += 1;
                 } else {
@@ -533,6 +538,7 @@ async fn a_master_failing_over_under_load_fails_open_then_guards_again_without_a
             total.replayed += counts.replayed;
             total.executed_twice += counts.executed_twice;
             total.failed += counts.failed;
+            total.first_failure = total.first_failure.or(counts.first_failure);
         }
     }
     let effects_twice = effects.labels_with_more_than_one_effect().await;

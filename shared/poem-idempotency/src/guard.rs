@@ -39,7 +39,7 @@ use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument as _;
 
-use crate::durable::{DurableOutcomes, PendingOutcome};
+use crate::durable::{CommittedOutcome, DurableOutcomes, PendingOutcome};
 use crate::host::{DefaultHost, Host, IdempotencyProblem, ProblemKind};
 use crate::intent::{Intent, OnStoreFailure};
 use crate::key::{ClientKey, Fingerprint, ScopeKey};
@@ -348,6 +348,7 @@ impl<E: Endpoint + 'static> Guard<E> {
         let settings = &layer.settings;
         let deadline = Instant::now() + settings.lock_wait;
         let mut pause = Duration::from_millis(5);
+        let mut looked_for_a_committed_outcome = false;
         loop {
             let claimed = layer
                 .store
@@ -374,12 +375,25 @@ impl<E: Endpoint + 'static> Guard<E> {
                     Outcome::KeyReuse.record();
                     return Ok(layer.refuse(ProblemKind::KeyReuse));
                 }
-                Ok(Claim::InFlight) if Instant::now() + pause <= deadline => {
-                    // The original is running: wait for its response rather than fail the duplicate.
-                    tokio::time::sleep(pause).await;
-                    pause = (pause * 2).min(Duration::from_millis(100));
-                }
                 Ok(Claim::InFlight) => {
+                    let waited_enough = Instant::now() + pause > deadline;
+                    // A durable operation's claim may outlive its execution in the store (the
+                    // completion lost with a Redis master that failed over): its database
+                    // knows. Asked when the claim is first met and before giving up, never per
+                    // pause.
+                    if self.options.durable && (!looked_for_a_committed_outcome || waited_enough) {
+                        looked_for_a_committed_outcome = true;
+                        if let Some(answer) = committed_answer(&layer, &scope, &fingerprint).await {
+                            return Ok(answer);
+                        }
+                    }
+                    if !waited_enough {
+                        // The original is running: wait for its response rather than fail the
+                        // duplicate.
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(Duration::from_millis(100));
+                        continue;
+                    }
                     layer.metrics.conflict();
                     Outcome::Conflict.record();
                     return Ok(layer.refuse(ProblemKind::InProgress));
@@ -612,8 +626,8 @@ fn is_failure(answer: &poem::Result<Response>) -> bool {
 /// When the handler `failed`, the same if such an outcome is there (its effect may be why this
 /// execution failed). `None` otherwise: the handler's own answer stands.
 ///
-/// This is the only place committed outcomes are read: never on a first execution's way to its
-/// handler.
+/// With [`committed_answer`] (a duplicate meeting its key in flight), the only places committed
+/// outcomes are read: never on a first execution's way to its handler.
 async fn superseded_answer(
     layer: &Idempotency,
     pending: Option<&PendingOutcome>,
@@ -639,27 +653,57 @@ async fn superseded_answer(
             return Some(layer.refuse(ProblemKind::InProgress));
         }
     };
-    if committed.fingerprint != pending.fingerprint {
-        if let Some((scope, token)) = claim {
+    let same_request = committed.fingerprint == pending.fingerprint;
+    if let Some((scope, token)) = claim {
+        if !same_request {
             release(layer, scope, token).await;
-        }
-        layer.metrics.key_reuse();
-        Outcome::KeyReuse.record();
-        return Some(layer.refuse(ProblemKind::KeyReuse));
-    }
-    if let Some((scope, token)) = claim
-        && let Err(err) = layer
+        } else if let Err(err) = layer
             .store
             .complete(scope, token, &committed.response, layer.settings.retention)
             .instrument(tracing::info_span!("idempotency.complete"))
             .await
-    {
-        layer.store_failed(FaultStep::Complete, &err);
+        {
+            layer.store_failed(FaultStep::Complete, &err);
+        }
+    }
+    Some(answer_committed(layer, committed, same_request))
+}
+
+/// Another execution's committed outcome as this request's answer: its replay, or 422 when
+/// this request is not the `same_request` (another payload under the key).
+fn answer_committed(
+    layer: &Idempotency,
+    committed: CommittedOutcome,
+    same_request: bool,
+) -> Response {
+    if !same_request {
+        layer.metrics.key_reuse();
+        Outcome::KeyReuse.record();
+        return layer.refuse(ProblemKind::KeyReuse);
     }
     layer.metrics.recovered();
     layer.metrics.replayed();
     Outcome::Replayed.record();
-    Some(replay(committed.response))
+    replay(committed.response)
+}
+
+/// The answer a durable operation's execution of this key committed, when the store still
+/// says it is in flight: replayed, or 422 for another payload. `None` when nothing is committed
+/// (the original is still running) or the database cannot tell.
+async fn committed_answer(
+    layer: &Idempotency,
+    scope: &ScopeKey,
+    fingerprint: &Fingerprint,
+) -> Option<Response> {
+    let committed = match layer.durable.as_ref()?.find_hex(&scope.to_hex()).await {
+        Ok(committed) => committed?,
+        Err(err) => {
+            tracing::debug!(error = %err, "could not look for a committed outcome");
+            return None;
+        }
+    };
+    let same_request = committed.fingerprint == fingerprint.to_hex();
+    Some(answer_committed(layer, committed, same_request))
 }
 
 /// Keeps a replayable response, or releases the key so the retry executes.
@@ -1288,6 +1332,57 @@ mod tests {
             Ok(tx.commit(Json(json!({ "spent": true }))).await?)
         }
 
+        /// The gates an execution of `commit_then_stall` waits at.
+        #[derive(Clone, Default)]
+        struct Gates {
+            /// Opened by it once its effect is written (not yet committed).
+            written: Arc<tokio::sync::Notify>,
+            /// Opened to let it commit.
+            commit: Arc<tokio::sync::Notify>,
+            /// Opened to let it answer (until then the store says it is in flight).
+            answer: Arc<tokio::sync::Notify>,
+        }
+
+        /// Commits its answer with its effect when let, then answers when let: an execution
+        /// whose committed outcome the store has not seen (as when its completion is lost).
+        #[handler]
+        async fn commit_then_stall(
+            pool: Data<&sqlx::AnyPool>,
+            gates: Data<&Gates>,
+            outcome: OutcomeRecorder,
+        ) -> poem::Result<Recorded<Json<Value>>> {
+            let mut tx = outcome.begin(&pool).await?;
+            sqlx::query("INSERT INTO effects (label) VALUES ('stalled')")
+                .execute(&mut *tx)
+                .await
+                .map_err(crate::DurableError::from)?;
+            gates.written.notify_one();
+            gates.commit.notified().await;
+            let recorded = tx.commit(Json(json!({ "made": true }))).await?;
+            gates.answer.notified().await;
+            Ok(recorded)
+        }
+
+        /// An instance serving `commit_then_stall` at `/stall`, whose duplicates wait 300 ms.
+        fn stalling_instance(
+            database: &TestDatabase,
+            gates: &Gates,
+        ) -> (TestClient<impl Endpoint>, Arc<Idempotency>) {
+            let settings = IdempotencySettings {
+                lock_wait: Duration::from_millis(300),
+                ..IdempotencySettings::default()
+            };
+            let layer = Arc::new(
+                Idempotency::in_process(settings).with_durable_outcomes(database.outcomes()),
+            );
+            let endpoint = Route::new()
+                .at("/stall", post(guard(commit_then_stall, DURABLE)))
+                .data(Arc::clone(&layer))
+                .data(database.pool.clone())
+                .data(gates.clone());
+            (TestClient::new(endpoint), layer)
+        }
+
         const DURABLE: GuardOptions = GuardOptions {
             key_required: false,
             on_store_failure: OnStoreFailure::Execute,
@@ -1479,6 +1574,92 @@ mod tests {
             answer.assert_header(header::RETRY_AFTER, "1");
             answer.assert_content_type("application/problem+json");
             assert_eq!(layer.metrics().conflict, 1);
+        }
+
+        #[tokio::test]
+        async fn a_duplicate_meeting_a_claim_whose_answer_is_committed_replays_it_at_once() {
+            let database = TestDatabase::create().await;
+            let gates = Gates::default();
+            let (client, layer) = stalling_instance(&database, &gates);
+            gates.commit.notify_one();
+
+            let original = send(&client, "/stall", json!({}));
+            let duplicate = async {
+                while database.effects().await == 0 {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                let duplicate = send(&client, "/stall", json!({})).await;
+                gates.answer.notify_one();
+                duplicate
+            };
+            let (original, duplicate) = tokio::join!(original, duplicate);
+
+            original.assert_status_is_ok();
+            duplicate.assert_status_is_ok();
+            duplicate.assert_header(IDEMPOTENT_REPLAY, "true");
+            let metrics = layer.metrics();
+            assert_eq!((metrics.recovered, metrics.conflict), (1, 0));
+            assert_eq!(layer.outcome_reads(), 1, "one look, not one per pause");
+        }
+
+        #[tokio::test]
+        async fn a_duplicate_at_the_end_of_its_wait_replays_an_answer_committed_meanwhile() {
+            let database = TestDatabase::create().await;
+            let gates = Gates::default();
+            let (client, layer) = stalling_instance(&database, &gates);
+
+            let original = send(&client, "/stall", json!({}));
+            let duplicate = async {
+                gates.written.notified().await;
+                let duplicate = send(&client, "/stall", json!({}));
+                // After the duplicate's first look (or, if it never looks, well within its wait).
+                let commit_after_the_first_look = async {
+                    let first_look = async {
+                        while layer.outcome_reads() == 0 {
+                            tokio::time::sleep(Duration::from_millis(5)).await;
+                        }
+                    };
+                    let _ = tokio::time::timeout(Duration::from_millis(150), first_look).await;
+                    gates.commit.notify_one();
+                };
+                let (duplicate, ()) = tokio::join!(duplicate, commit_after_the_first_look);
+                gates.answer.notify_one();
+                duplicate
+            };
+            let (original, duplicate) = tokio::join!(original, duplicate);
+
+            original.assert_status_is_ok();
+            duplicate.assert_status_is_ok();
+            duplicate.assert_header(IDEMPOTENT_REPLAY, "true");
+            assert_eq!(
+                layer.outcome_reads(),
+                2,
+                "when first met and before giving up"
+            );
+            assert_eq!(database.effects().await, 1);
+        }
+
+        #[tokio::test]
+        async fn another_payload_meeting_a_claim_whose_answer_is_committed_is_a_422() {
+            let database = TestDatabase::create().await;
+            let gates = Gates::default();
+            let (client, layer) = stalling_instance(&database, &gates);
+            gates.commit.notify_one();
+
+            let original = send(&client, "/stall", json!({ "a": 1 }));
+            let reuse = async {
+                while database.effects().await == 0 {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                let reuse = send(&client, "/stall", json!({ "a": 2 })).await;
+                gates.answer.notify_one();
+                reuse
+            };
+            let (original, reuse) = tokio::join!(original, reuse);
+
+            original.assert_status_is_ok();
+            reuse.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+            assert_eq!(layer.metrics().key_reuse, 1);
         }
 
         #[tokio::test]
