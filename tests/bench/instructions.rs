@@ -27,6 +27,7 @@ use e2e::{RedisChoice, TestApp};
 use poem::http::{Method, StatusCode, header};
 use poem::web::{Data, Json};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, handler, post};
+use poem_idempotency::key::{ClientKey, Fingerprint, ScopeKey};
 use poem_openapi::OpenApiService;
 use serde_json::{Value, json};
 use testing::database::TestDatabase;
@@ -51,10 +52,13 @@ pub enum Subject {
     StoreOnlySqlite,
     DurableSqlite,
     DurableReplaySqlite,
+    StoreOnlyPostgres,
+    DurablePostgres,
+    Digests,
 }
 
 impl Subject {
-    pub const ALL: [Subject; 12] = [
+    pub const ALL: [Subject; 15] = [
         Subject::BarePoem,
         Subject::BarePoemWithRedisGet,
         Subject::PoemOpenApiOnly,
@@ -67,6 +71,9 @@ impl Subject {
         Subject::StoreOnlySqlite,
         Subject::DurableSqlite,
         Subject::DurableReplaySqlite,
+        Subject::StoreOnlyPostgres,
+        Subject::DurablePostgres,
+        Subject::Digests,
     ];
 
     pub fn name(self) -> &'static str {
@@ -83,6 +90,9 @@ impl Subject {
             Subject::StoreOnlySqlite => "store-only-sqlite",
             Subject::DurableSqlite => "durable-sqlite",
             Subject::DurableReplaySqlite => "durable-replay-sqlite",
+            Subject::StoreOnlyPostgres => "store-only-postgres",
+            Subject::DurablePostgres => "durable-postgres",
+            Subject::Digests => "digests",
         }
     }
 
@@ -100,6 +110,11 @@ impl Subject {
             Subject::StoreOnlySqlite => "(e) first execution writing a row, store only, SQLite",
             Subject::DurableSqlite => "(f) the same, durable (outcome in the transaction), SQLite",
             Subject::DurableReplaySqlite => "(g) replay of the durable one, SQLite",
+            Subject::StoreOnlyPostgres => {
+                "(e) first execution writing a row, store only, PostgreSQL"
+            }
+            Subject::DurablePostgres => "(f) the same, durable, PostgreSQL",
+            Subject::Digests => "the guard's two SHA-256 digests alone (portable code, see below)",
         }
     }
 
@@ -108,6 +123,11 @@ impl Subject {
             .into_iter()
             .find(|subject| subject.name() == name)
             .with_context(|| format!("no subject named {name:?}"))
+    }
+
+    /// The PostgreSQL subjects run only when `TEST_DATABASE_URL` names a server.
+    fn needs_postgres(self) -> bool {
+        matches!(self, Subject::StoreOnlyPostgres | Subject::DurablePostgres)
     }
 
     fn needs_redis(self) -> bool {
@@ -132,7 +152,15 @@ pub async fn measure(requests: u64, redis_url: &str) -> anyhow::Result<Vec<Count
     ensure_valgrind().await?;
     let directory = tempfile::tempdir()?;
     let mut counts = Vec::new();
+    let postgres = std::env::var("TEST_DATABASE_URL").is_ok();
     for subject in Subject::ALL {
+        if subject.needs_postgres() && !postgres {
+            eprintln!(
+                "instructions: {}: not measured (set TEST_DATABASE_URL to a PostgreSQL server)",
+                subject.label()
+            );
+            continue;
+        }
         eprintln!("instructions: {} ...", subject.label());
         let once = run_child(subject, requests, redis_url, directory.path()).await?;
         let twice = run_child(subject, 2 * requests, redis_url, directory.path()).await?;
@@ -244,9 +272,37 @@ async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Re
             let endpoint = Route::new().nest("/api/v1", api);
             drive(&endpoint, PLAIN_PATH, requests, Keys::None).await
         }
-        Subject::StoreOnlySqlite => drive_effects(EFFECTS_PLAIN, requests, Keys::Fresh).await,
-        Subject::DurableSqlite => drive_effects(EFFECTS_DURABLE, requests, Keys::Fresh).await,
-        Subject::DurableReplaySqlite => drive_effects(EFFECTS_DURABLE, requests, Keys::Same).await,
+        Subject::StoreOnlySqlite => {
+            drive_effects(TestDatabase::sqlite(), EFFECTS_PLAIN, requests, Keys::Fresh).await
+        }
+        Subject::DurableSqlite => {
+            drive_effects(
+                TestDatabase::sqlite(),
+                EFFECTS_DURABLE,
+                requests,
+                Keys::Fresh,
+            )
+            .await
+        }
+        Subject::DurableReplaySqlite => {
+            drive_effects(
+                TestDatabase::sqlite(),
+                EFFECTS_DURABLE,
+                requests,
+                Keys::Same,
+            )
+            .await
+        }
+        Subject::StoreOnlyPostgres => {
+            drive_effects(postgres().await?, EFFECTS_PLAIN, requests, Keys::Fresh).await
+        }
+        Subject::DurablePostgres => {
+            drive_effects(postgres().await?, EFFECTS_DURABLE, requests, Keys::Fresh).await
+        }
+        Subject::Digests => {
+            digests(requests);
+            Ok(())
+        }
         service => {
             let builder = if service.needs_redis() {
                 TestApp::builder().redis(RedisChoice::Url(redis_url))
@@ -277,13 +333,40 @@ const EFFECTS_PLAIN: &str = "/api/v1/fixtures/effects/plain";
 const EFFECTS_DURABLE: &str = "/api/v1/fixtures/effects/transactional";
 const EFFECTS_BODY: &str = r#"{"label":"bench"}"#;
 
-async fn drive_effects(path: &'static str, requests: u64, keys: Keys) -> anyhow::Result<()> {
-    let database = TestDatabase::create().await;
+async fn drive_effects(
+    database: TestDatabase,
+    path: &'static str,
+    requests: u64,
+    keys: Keys,
+) -> anyhow::Result<()> {
     let fixture = EffectsFixtureApi::connect(database.url()).await;
     let (application, _database) = quiet_app(TestApp::builder().database(database))
         .build_with(fixture)
         .await;
     drive(application.endpoint(), path, requests, keys).await
+}
+
+async fn postgres() -> anyhow::Result<TestDatabase> {
+    let server = std::env::var("TEST_DATABASE_URL").context("TEST_DATABASE_URL")?;
+    Ok(TestDatabase::postgres(&server).await)
+}
+
+/// The two SHA-256 digests a keyed request of the fixture costs the guard (the scope key and the
+/// fingerprint, over inputs of the same lengths), and nothing else: under callgrind, sha2's
+/// portable code, since valgrind does not emulate the CPU's SHA extensions.
+fn digests(requests: u64) {
+    let body = BODY.as_bytes();
+    // A key as long as the measured ones: the digests' cost depends on lengths only.
+    let key = ClientKey::parse("bench-first-1000")
+        .ok()
+        .flatten()
+        .expect("a valid key");
+    for _ in 0..requests {
+        let scope = ScopeKey::derive("anon:127.0.0.1", "POST", COUNTED_PATH, &key);
+        // No content type: the body is hashed as sent, without the canonical JSON pass.
+        let fingerprint = Fingerprint::of_target(body, None, COUNTED_PATH, "");
+        std::hint::black_box((scope, fingerprint));
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

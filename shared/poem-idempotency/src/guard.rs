@@ -1589,10 +1589,11 @@ mod tests {
                     tokio::time::sleep(Duration::from_millis(5)).await;
                 }
                 let duplicate = send(&client, "/stall", json!({})).await;
+                let claims_until_then = layer.store().operations();
                 gates.answer.notify_one();
-                duplicate
+                (duplicate, claims_until_then)
             };
-            let (original, duplicate) = tokio::join!(original, duplicate);
+            let (original, (duplicate, claims)) = tokio::join!(original, duplicate);
 
             original.assert_status_is_ok();
             duplicate.assert_status_is_ok();
@@ -1600,6 +1601,48 @@ mod tests {
             let metrics = layer.metrics();
             assert_eq!((metrics.recovered, metrics.conflict), (1, 0));
             assert_eq!(layer.outcome_reads(), 1, "one look, not one per pause");
+            assert_eq!(
+                claims, 2,
+                "the original's claim and the duplicate's, no second try"
+            );
+        }
+
+        #[tokio::test]
+        async fn a_store_only_operation_meeting_its_key_in_flight_never_reads_the_database() {
+            let database = TestDatabase::create().await;
+            let gates = Gates::default();
+            let settings = IdempotencySettings {
+                lock_wait: Duration::from_millis(100),
+                ..IdempotencySettings::default()
+            };
+            let layer = Arc::new(
+                Idempotency::in_process(settings).with_durable_outcomes(database.outcomes()),
+            );
+            let store_only = GuardOptions {
+                durable: false,
+                ..DURABLE
+            };
+            let client = TestClient::new(
+                Route::new()
+                    .at("/stall", post(guard(commit_then_stall, store_only)))
+                    .data(Arc::clone(&layer))
+                    .data(database.pool.clone())
+                    .data(gates.clone()),
+            );
+            gates.commit.notify_one();
+
+            let original = send(&client, "/stall", json!({}));
+            let duplicate = async {
+                gates.written.notified().await;
+                let duplicate = send(&client, "/stall", json!({})).await;
+                gates.answer.notify_one();
+                duplicate
+            };
+            let (original, duplicate) = tokio::join!(original, duplicate);
+
+            original.assert_status_is_ok();
+            duplicate.assert_status(StatusCode::CONFLICT);
+            assert_eq!(layer.outcome_reads(), 0);
         }
 
         #[tokio::test]
