@@ -5,8 +5,9 @@
 //! Without an argument it mutates the whole crate and prints the score; the crate's testing notes
 //! (`shared/poem-idempotency/TESTING.md`) record it with the commit it was measured at. With
 //! `--in-diff <ref>` it mutates only the crate's lines changed since `ref` and fails on any mutant
-//! the tests miss: what CI runs against the commit the notes name, so that the score cannot fall
-//! unseen while CI stays short.
+//! the tests miss: what CI runs (`--since-measured`) against the commit the notes name (the one
+//! measured at, or a later one CI's step checked through), so that the score cannot fall unseen
+//! while CI stays short.
 
 use std::path::Path;
 use std::process::Command;
@@ -19,6 +20,9 @@ const CONFIG: &str = "shared/poem-idempotency/.cargo/mutants.toml";
 const NOTES: &str = "shared/poem-idempotency/TESTING.md";
 /// The line of the notes that names the commit the whole crate was last measured at.
 const MEASURED_AT: &str = "Measured at commit ";
+/// The line of the notes that names the last commit up to which CI's step found every mutant
+/// of the changed lines caught: later runs start from there instead of re-testing those lines.
+const CHECKED_THROUGH: &str = "Checked through commit ";
 
 /// The minimum share of viable mutants the crate's tests catch.
 pub const MINIMUM_SCORE: f64 = 0.90;
@@ -30,14 +34,15 @@ pub enum Scope {
     Whole,
     /// The mutants in lines changed since a git ref.
     ChangedSince(String),
-    /// The mutants in lines changed since the commit the notes were measured at.
+    /// The mutants in lines changed since the commit the notes were measured (or last checked
+    /// through) at.
     ChangedSinceMeasured,
 }
 
 pub fn usage() -> &'static str {
     "cargo xtask mutants [--in-diff <git-ref> | --since-measured]\n  \
      cargo-mutants over poem-idempotency with its own tests: the whole crate (and its score), \
-     or only the lines changed since <git-ref> or since the commit its TESTING.md was measured at"
+     or only the lines changed since <git-ref> or since the commit its TESTING.md was measured at or checked through"
 }
 
 pub fn scope(arguments: &[&str]) -> anyhow::Result<Scope> {
@@ -131,17 +136,23 @@ fn cargo_program() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }
 
-/// The commit the notes say the whole crate was measured at.
+/// The commit the notes say the crate was last checked through, else measured at.
 fn measured_at(root: &Path) -> anyhow::Result<String> {
     let notes = std::fs::read_to_string(root.join(NOTES)).with_context(|| NOTES.to_owned())?;
-    commit_in_notes(&notes).with_context(|| format!("{NOTES} has no line starting `{MEASURED_AT}`"))
+    base_in_notes(&notes).with_context(|| format!("{NOTES} has no line starting `{MEASURED_AT}`"))
+}
+
+/// Where the mutants step starts: the commit checked through, if the notes name one, else the
+/// commit measured at.
+fn base_in_notes(notes: &str) -> Option<String> {
+    commit_in_notes(notes, CHECKED_THROUGH).or_else(|| commit_in_notes(notes, MEASURED_AT))
 }
 
 /// The word after "Measured at commit " (backticks and a final full stop aside).
-fn commit_in_notes(notes: &str) -> Option<String> {
+fn commit_in_notes(notes: &str, prefix: &str) -> Option<String> {
     notes
         .lines()
-        .find_map(|line| line.strip_prefix(MEASURED_AT))
+        .find_map(|line| line.strip_prefix(prefix))
         .and_then(|rest| rest.split_whitespace().next())
         .map(|word| {
             word.trim_matches('`')
@@ -207,12 +218,20 @@ mod tests {
         let notes =
             "# Notes\n\nMeasured at commit 047c86c (cargo-mutants 27.1.0, the whole crate):\n";
 
-        assert_eq!(commit_in_notes(notes).as_deref(), Some("047c86c"));
+        assert_eq!(base_in_notes(notes).as_deref(), Some("047c86c"));
         assert_eq!(
-            commit_in_notes("Measured at commit `abc123`.\n").as_deref(),
+            base_in_notes("Measured at commit `abc123`.\n").as_deref(),
             Some("abc123")
         );
-        assert_eq!(commit_in_notes("Measured on a Tuesday\n"), None);
+        assert_eq!(base_in_notes("Measured on a Tuesday\n"), None);
+    }
+
+    #[test]
+    fn the_step_starts_from_the_commit_checked_through_when_the_notes_name_one() {
+        let notes = "Measured at commit 047c86c (the whole crate).\n\n\
+                     Checked through commit a8c994d (CI's step, none missed).\n";
+
+        assert_eq!(base_in_notes(notes).as_deref(), Some("a8c994d"));
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl Step {
             }
             Step::Mutants => {
                 "cargo-mutants over the lines of poem-idempotency changed since its TESTING.md \
-                 was measured: the crate's own tests catch every mutant there"
+                 was measured or checked through: the crate's own tests catch every mutant there"
             }
             Step::FreshMachine => {
                 "the README's test command with haproxy, Chromium, chromedriver, Node.js and \

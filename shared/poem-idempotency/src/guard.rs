@@ -1363,6 +1363,12 @@ mod tests {
             Ok(recorded)
         }
 
+        async fn until_an_effect_is_committed(database: &TestDatabase) {
+            while database.effects().await == 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
+
         /// An instance serving `commit_then_stall` at `/stall`, whose duplicates wait 300 ms.
         fn stalling_instance(
             database: &TestDatabase,
@@ -1585,9 +1591,7 @@ mod tests {
 
             let original = send(&client, "/stall", json!({}));
             let duplicate = async {
-                while database.effects().await == 0 {
-                    tokio::time::sleep(Duration::from_millis(5)).await;
-                }
+                until_an_effect_is_committed(&database).await;
                 let duplicate = send(&client, "/stall", json!({})).await;
                 let claims_until_then = layer.store().operations();
                 gates.answer.notify_one();
@@ -1691,9 +1695,7 @@ mod tests {
 
             let original = send(&client, "/stall", json!({ "a": 1 }));
             let reuse = async {
-                while database.effects().await == 0 {
-                    tokio::time::sleep(Duration::from_millis(5)).await;
-                }
+                until_an_effect_is_committed(&database).await;
                 let reuse = send(&client, "/stall", json!({ "a": 2 })).await;
                 gates.answer.notify_one();
                 reuse

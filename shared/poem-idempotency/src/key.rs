@@ -250,17 +250,28 @@ impl fmt::Debug for Fingerprint {
 /// `application/json` or any `+json` structured syntax suffix (`application/problem+json`),
 /// case-insensitively and ignoring parameters such as `charset`.
 pub(crate) fn is_json(content_type: &str) -> bool {
+    // Compared in place: every keyed request and every kept answer asks, so no lower-cased copy.
     let essence = content_type
         .split(';')
         .next()
         .unwrap_or_default()
-        .trim_ascii()
-        .to_ascii_lowercase();
+        .trim_ascii();
     match essence.split_once('/') {
-        Some((_, subtype)) => essence == "application/json" || subtype.ends_with("+json"),
+        Some((_, subtype)) => {
+            essence.eq_ignore_ascii_case("application/json")
+                || subtype
+                    .len()
+                    .checked_sub(JSON_SUFFIX.len())
+                    .is_some_and(|start| {
+                        subtype.as_bytes()[start..].eq_ignore_ascii_case(JSON_SUFFIX)
+                    })
+        }
         None => false,
     }
 }
+
+/// The structured syntax suffix of JSON media types (RFC 6839).
+const JSON_SUFFIX: &[u8] = b"+json";
 
 /// Re-serializes a JSON document with object keys sorted and no insignificant whitespace, or
 /// `None` if `body` is not JSON (it is then fingerprinted as raw bytes).
@@ -544,6 +555,8 @@ mod tests {
             " application/json ;charset=UTF-8",
             "application/problem+json",
             "application/merge-patch+json; charset=utf-8",
+            "application/vnd.api+JSON",
+            "x/+json",
         ] {
             assert_eq!(
                 Fingerprint::of(br#"{ "a" : 1 }"#, Some(ct), ""),
@@ -556,6 +569,8 @@ mod tests {
             Some("text/plain"),
             Some("application/jsonx"),
             Some("json"),
+            Some("application/json+"),
+            Some("x/json"),
         ] {
             assert_ne!(
                 Fingerprint::of(br#"{ "a" : 1 }"#, ct, ""),
