@@ -120,10 +120,11 @@ impl DurableOutcomes {
         }
     }
 
-    /// How many times [`Self::find`] was called: only when an execution met another's committed
-    /// outcome (nothing is read on a first execution's path).
+    /// How many lookups [`Self::find`] has finished (found or not): only when an execution met
+    /// another's committed outcome or its key in flight (nothing is read on a first execution's
+    /// path).
     pub fn reads(&self) -> u64 {
-        self.reads.load(Ordering::Relaxed)
+        self.reads.load(Ordering::Acquire)
     }
 
     /// The unexpired outcome committed under `scope`, if any.
@@ -137,7 +138,6 @@ impl DurableOutcomes {
         &self,
         scope: &str,
     ) -> Result<Option<CommittedOutcome>, sqlx::Error> {
-        self.reads.fetch_add(1, Ordering::Relaxed);
         let row = sqlx::query(
             "SELECT fingerprint, status, content_type, location, etag, body_hex
              FROM idempotency_outcomes
@@ -146,8 +146,10 @@ impl DurableOutcomes {
         .bind(scope)
         .bind(unix_ms())
         .fetch_optional(&self.pool)
-        .await?;
-        let Some(row) = row else {
+        .await;
+        // Counted once answered, so a test that sees the count knows the lookup is over.
+        self.reads.fetch_add(1, Ordering::Release);
+        let Some(row) = row? else {
             return Ok(None);
         };
         let status: i32 = row.try_get("status")?;

@@ -1369,13 +1369,14 @@ mod tests {
             }
         }
 
-        /// An instance serving `commit_then_stall` at `/stall`, whose duplicates wait 300 ms.
+        /// An instance serving `commit_then_stall` at `/stall`, whose duplicates wait a second.
         fn stalling_instance(
             database: &TestDatabase,
             gates: &Gates,
         ) -> (TestClient<impl Endpoint>, Arc<Idempotency>) {
+            // Long enough for the original to commit within a duplicate's wait on a busy machine.
             let settings = IdempotencySettings {
-                lock_wait: Duration::from_millis(300),
+                lock_wait: Duration::from_secs(1),
                 ..IdempotencySettings::default()
             };
             let layer = Arc::new(
@@ -1659,17 +1660,24 @@ mod tests {
             let duplicate = async {
                 gates.written.notified().await;
                 let duplicate = send(&client, "/stall", json!({}));
-                // After the duplicate's first look (or, if it never looks, well within its wait).
-                let commit_after_the_first_look = async {
-                    let first_look = async {
-                        while layer.outcome_reads() == 0 {
-                            tokio::time::sleep(Duration::from_millis(5)).await;
-                        }
-                    };
-                    let _ = tokio::time::timeout(Duration::from_millis(150), first_look).await;
-                    gates.commit.notify_one();
+                tokio::pin!(duplicate);
+                let first_look = async {
+                    while layer.outcome_reads() == 0 {
+                        tokio::time::sleep(Duration::from_millis(5)).await;
+                    }
                 };
-                let (duplicate, ()) = tokio::join!(duplicate, commit_after_the_first_look);
+                // Committed once the duplicate has looked and found nothing (or, if it never
+                // looks, once it has answered: the assertions below then fail, nothing hangs).
+                let duplicate = tokio::select! {
+                    answered = &mut duplicate => {
+                        gates.commit.notify_one();
+                        answered
+                    }
+                    () = first_look => {
+                        gates.commit.notify_one();
+                        duplicate.await
+                    }
+                };
                 gates.answer.notify_one();
                 duplicate
             };
