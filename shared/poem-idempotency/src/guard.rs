@@ -666,12 +666,12 @@ async fn superseded_answer(
             layer.store_failed(FaultStep::Complete, &err);
         }
     }
-    Some(answer_committed(layer, committed, same_request))
+    Some(replay_or_refuse_committed(layer, committed, same_request))
 }
 
 /// Another execution's committed outcome as this request's answer: its replay, or 422 when
 /// this request is not the `same_request` (another payload under the key).
-fn answer_committed(
+fn replay_or_refuse_committed(
     layer: &Idempotency,
     committed: CommittedOutcome,
     same_request: bool,
@@ -703,7 +703,7 @@ async fn committed_answer(
         }
     };
     let same_request = committed.fingerprint == fingerprint.to_hex();
-    Some(answer_committed(layer, committed, same_request))
+    Some(replay_or_refuse_committed(layer, committed, same_request))
 }
 
 /// Keeps a replayable response, or releases the key so the retry executes.
