@@ -119,7 +119,7 @@ fn document_common_failures(document: &mut Value) {
     }
 }
 
-/// Every string path and query parameter refuses NUL characters (`infra::http::refuse_nul_in_url`
+/// Every string path and query parameter refuses NUL characters (`infra::http::FrontDoor`
 /// answers 400 before any operation runs): their schemas say so, unless an enum or a pattern of
 /// their own already does.
 fn document_no_nul_in_urls(document: &mut Value) {

@@ -5,22 +5,17 @@
 
 use std::sync::Arc;
 
-use infra::http::{
-    AllowedMethods, AnswerAllow, Authenticate, BodyLimit, ResolveClient, observe, panic_as_problem,
-    refuse_nul_in_url,
-};
+use infra::http::{AllowedMethods, Authenticate, BodyLimit, FrontDoor, panic_as_problem};
 use kernel::{Authenticator, ClientAddressResolver};
 use poem::endpoint::BoxEndpoint;
-use poem::middleware::{CatchPanic, Cors, SetHeader};
+use poem::http::HeaderValue;
+use poem::middleware::{CatchPanic, Cors};
 use poem::{Endpoint, EndpointExt, Middleware, Route};
 use poem_idempotency::Idempotency;
 
-/// The response header that names the instance that answered (`server.instance_header`).
-pub const INSTANCE_ID: &str = "x-instance-id";
-
 /// What the layers need, built by the steps before.
 pub struct Layers {
-    /// `server.instance_header`: name the answering instance in [`INSTANCE_ID`].
+    /// `server.instance_header`: name the answering instance in `X-Instance-Id`.
     pub instance_header: bool,
     pub client_addresses: Arc<ClientAddressResolver>,
     pub allowed_methods: Arc<AllowedMethods>,
@@ -42,21 +37,16 @@ pub struct Stack {
 /// Wraps the routes in the middleware, outermost first.
 pub fn stack(routes: Route, layers: Layers) -> Stack {
     outermost_first! { routes;
-        // Outermost, so that every answer names its instance, a problem included.
-        "SetHeader(x-instance-id)" => with_if(
-            layers.instance_header,
-            SetHeader::new().overriding(INSTANCE_ID, instance_id())
-        ),
-        // The client's address, from a trusted proxy's forwarding header or the peer, worked
-        // out once: the span, the rate limits and the idempotency scope all read it.
-        "ResolveClient" => with(ResolveClient(layers.client_addresses)),
-        // Outside `observe`, so that the 405 problem it renders gets its `Allow` header.
-        "AnswerAllow" => with(AnswerAllow(layers.allowed_methods)),
-        // The request id, the span, the request context, every error as problem+json, the
-        // access log: outside everything that can fail.
-        "observe" => around(observe),
-        // A NUL in the path or query is refused before any route or handler reads it.
-        "refuse_nul_in_url" => around(refuse_nul_in_url),
+        // Outermost, so that it sees every answer: the client's address (from a trusted
+        // proxy's forwarding header, or the peer) worked out once for the span, the rate
+        // limits and the idempotency scope; the request id, the span and the request context;
+        // a NUL in the URL refused before any route reads it; and on the way out every error as
+        // problem+json, `Allow` on a 405, the id echoed, the access log, the instance named.
+        "FrontDoor" => with(front_door(
+            layers.client_addresses,
+            layers.allowed_methods,
+            layers.instance_header
+        )),
         // The guard of each `#[idempotent]` operation finds its store and settings here.
         "AddData<Idempotency>" => data(layers.idempotency),
         // CORS only when configured (see `CorsWhenConfigured`).
@@ -111,7 +101,22 @@ impl<E: Endpoint<Output = poem::Response> + 'static> Middleware<E> for CorsWhenC
     }
 }
 
+/// The [`FrontDoor`], naming this instance when `server.instance_header` is on.
+fn front_door(
+    clients: Arc<ClientAddressResolver>,
+    allowed: Arc<AllowedMethods>,
+    instance_header: bool,
+) -> FrontDoor {
+    let door = FrontDoor::new(clients, allowed);
+    if instance_header {
+        door.naming_instance(instance_id())
+    } else {
+        door
+    }
+}
+
 /// A random id for this process: tells instances apart without naming a host.
-fn instance_id() -> String {
-    uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
+fn instance_id() -> HeaderValue {
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    HeaderValue::from_str(&id[..12]).expect("hexadecimal digits are a valid header value")
 }

@@ -417,7 +417,7 @@ impl IdentityService {
         target: &str,
         action: AdminAction,
     ) -> AppResult<()> {
-        let request_id = RequestContext::current().map(|context| context.request_id);
+        let request_id = RequestContext::current().map(|context| context.request_id().to_owned());
         let change = AdminChange {
             actor: &admin.id,
             action,

@@ -300,7 +300,7 @@ impl LegalApi {
         }
         let address = client_address(req);
         let agent = user_agent(req);
-        let request_id = RequestContext::current().map(|context| context.request_id);
+        let request_id = RequestContext::current().map(|context| context.request_id().to_owned());
         let acceptance = NewAcceptance {
             user_id: user,
             kind: &kind,

@@ -1,13 +1,12 @@
 //! The service's own middleware, in the order the host stacks them (outermost first; the whole
 //! stack, with poem's layers between these, is written once in `app/src/middleware.rs`):
 //!
-//! - [`ResolveClient`]: works out the client's address once (from trusted proxies' forwarding
-//!   header, or the peer) for everything after it;
-//! - [`AnswerAllow`]: adds the `Allow` header to 405 answers;
-//! - [`observe`]: takes or makes the `X-Request-Id`, opens the request span, sets the
-//!   [`RequestContext`], turns every error into RFC 9457 problem details, echoes the id and
-//!   logs the outcome with the route template, status and latency;
-//! - [`refuse_nul_in_url`]: an encoded NUL in the path or query answers 400;
+//! - [`FrontDoor`]: what every request meets first and its answer leaves through last. It
+//!   works out the client's address once (from trusted proxies' forwarding header, or the
+//!   peer), takes or makes the `X-Request-Id`, opens the request span, sets the
+//!   [`RequestContext`], refuses an encoded NUL in the URL, and on the way out turns every error
+//!   into RFC 9457 problem details, adds `Allow` to a 405, echoes the id, logs the outcome with
+//!   the route template, status and latency, and names the instance when configured;
 //! - [`Authenticate`]: the one authentication step, whose outcome every later step reads;
 //! - [`panic_as_problem`] (poem's `CatchPanic`): a panicking handler answers a bare 500 problem,
 //!   no internals;
@@ -23,71 +22,165 @@ use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use kernel::{
     Authentication, Authenticator, ClientAddress, ClientAddressResolver, Problem, RequestContext,
 };
-use poem::http::{HeaderValue, StatusCode, Version, header};
+use poem::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, Version, header};
 use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
 use tracing::Instrument;
 
 /// The request-id header, read from clients and echoed on every response.
-pub const REQUEST_ID: &str = "x-request-id";
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// Outermost middleware: request id, span, problem details, access log.
-pub async fn observe<E: Endpoint>(next: Arc<E>, req: Request) -> poem::Result<Response> {
-    let started = Instant::now();
-    let request_id = req
-        .headers()
-        .get(REQUEST_ID)
-        .and_then(|value| value.to_str().ok())
-        .filter(|id| is_acceptable_request_id(id))
-        .map(str::to_owned)
-        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    let context = RequestContext {
-        request_id: request_id.clone(),
-        path: req.uri().path().to_owned(),
-    };
-    let method = req.method().clone();
-    let span = tracing::info_span!(
-        "request",
-        http.request.method = %method,
-        http.route = tracing::field::Empty,
-        http.response.status_code = tracing::field::Empty,
-        request_id = %request_id,
-        client.address = %ClientAddress::of(&req),
-        idempotency = tracing::field::Empty,
-    );
+/// The response header that names the instance that answered (`server.instance_header`).
+pub const INSTANCE_ID: HeaderName = HeaderName::from_static("x-instance-id");
 
-    let mut response = context
-        .scope(
-            async move {
-                match Box::pin(next.call(req)).await {
-                    Ok(response) => response.into_response(),
-                    Err(err) => problem_from_error(err),
-                }
-            }
-            .instrument(span.clone()),
-        )
-        .await;
+/// The outermost layer (see the module's note for its steps).
+///
+/// One layer rather than five: each layer costs every request a future, its moves and a few
+/// allocations, and these steps share what they compute (the client, the id, the URI), so the
+/// stack's own cost fell by a tenth when they were merged (docs/benchmarks.md). Each step is
+/// still a function of its own below.
+#[derive(Debug, Clone)]
+pub struct FrontDoor {
+    clients: Arc<ClientAddressResolver>,
+    allowed: Arc<AllowedMethods>,
+    instance: Option<HeaderValue>,
+}
 
-    let route = response
-        .data::<PathPattern>()
-        .map(|pattern| pattern.0.to_string())
-        .unwrap_or_else(|| "unmatched".to_owned());
-    let status = response.status().as_u16();
-    span.record("http.route", route.as_str());
-    // An integer attribute, as OpenTelemetry's HTTP conventions have it (a u64 would be
-    // exported as text).
-    span.record("http.response.status_code", i64::from(status));
-    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-    tracing::info!(parent: &span, %method, route, status, latency_ms, "request completed");
-
-    if let Ok(value) = HeaderValue::from_str(&request_id) {
-        response.headers_mut().insert(REQUEST_ID, value);
+impl FrontDoor {
+    /// `clients` resolves each request's [`ClientAddress`]; `allowed` lists what a 405's
+    /// `Allow` header says.
+    pub fn new(clients: Arc<ClientAddressResolver>, allowed: Arc<AllowedMethods>) -> Self {
+        Self {
+            clients,
+            allowed,
+            instance: None,
+        }
     }
-    Ok(response)
+
+    /// Names the answering instance in [`INSTANCE_ID`] on every answer, a problem included.
+    pub fn naming_instance(mut self, instance: HeaderValue) -> Self {
+        self.instance = Some(instance);
+        self
+    }
+}
+
+impl<E: Endpoint> Middleware<E> for FrontDoor {
+    type Output = FrontDoorEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        FrontDoorEndpoint {
+            inner,
+            door: self.clone(),
+        }
+    }
+}
+
+pub struct FrontDoorEndpoint<E> {
+    inner: E,
+    door: FrontDoor,
+}
+
+impl<E: Endpoint> Endpoint for FrontDoorEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        let started = Instant::now();
+        let client = resolve_client(&self.door.clients, &mut req);
+        let request_id = taken_or_new_request_id(req.headers());
+        let method = req.method().clone();
+        // A clone of the URI shares its bytes: the context, the NUL check and a 405's `Allow`
+        // read it without copying the path.
+        let uri = req.uri().clone();
+        // The fields are formatted only when the span is recorded.
+        let span = tracing::info_span!(
+            "request",
+            http.request.method = %method,
+            http.route = tracing::field::Empty,
+            http.response.status_code = tracing::field::Empty,
+            request_id = request_id.to_str().unwrap_or_default(),
+            client.address = %client,
+            idempotency = tracing::field::Empty,
+        );
+        let context = RequestContext::new(request_id.clone(), uri.clone());
+
+        let inner = &self.inner;
+        let holds_nul = url_holds_nul(&uri);
+        let mut response = context
+            .scope(
+                async move {
+                    if holds_nul {
+                        return nul_in_url_problem();
+                    }
+                    // Boxed: an async layer holds its inner future in its own state, and the
+                    // whole stack's would be moved with this one (ARCHITECTURE.md).
+                    match Box::pin(inner.call(req)).await {
+                        Ok(response) => response.into_response(),
+                        Err(err) => problem_from_error(err),
+                    }
+                }
+                .instrument(span.clone()),
+            )
+            .await;
+
+        let route = response
+            .data::<PathPattern>()
+            .map_or("unmatched", |pattern| &*pattern.0);
+        let status = response.status().as_u16();
+        span.record("http.route", route);
+        // An integer attribute, as OpenTelemetry's HTTP conventions have it (a u64 would be
+        // exported as text).
+        span.record("http.response.status_code", i64::from(status));
+        tracing::info!(
+            parent: &span,
+            %method,
+            route,
+            status,
+            latency_ms = started.elapsed().as_secs_f64() * 1000.0,
+            "request completed"
+        );
+
+        let headers = response.headers_mut();
+        if status == StatusCode::METHOD_NOT_ALLOWED.as_u16()
+            && let Some(allow) = self.door.allowed.allow(uri.path())
+        {
+            headers.insert(header::ALLOW, allow.clone());
+        }
+        headers.insert(REQUEST_ID, request_id);
+        if let Some(instance) = &self.door.instance {
+            headers.insert(INSTANCE_ID, instance.clone());
+        }
+        Ok(response)
+    }
+}
+
+/// Resolves the request's [`ClientAddress`] (see [`ClientAddressResolver`]) and stores it in
+/// the request, where [`ClientAddress::of`] finds it: computed once, so the access log, the rate
+/// limits and the idempotency scope cannot disagree about who the client is.
+fn resolve_client(resolver: &ClientAddressResolver, req: &mut Request) -> ClientAddress {
+    let peer = req
+        .remote_addr()
+        .as_socket_addr()
+        .map(|address| address.ip());
+    let client = resolver.resolve(peer, req.headers());
+    req.extensions_mut().insert(client);
+    client
+}
+
+/// The client's `X-Request-Id` when it is acceptable, else a new one (a UUID).
+fn taken_or_new_request_id(headers: &HeaderMap) -> HeaderValue {
+    if let Some(id) = headers
+        .get(REQUEST_ID)
+        .filter(|id| is_acceptable_request_id(id.as_bytes()))
+    {
+        return id.clone();
+    }
+    let mut text = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    let id = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+    HeaderValue::from_str(id).expect("a UUID is a valid header value")
 }
 
 /// Accepts a client's request id only when it is short, visible ASCII: it is logged and echoed.
-fn is_acceptable_request_id(id: &str) -> bool {
-    (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic())
+fn is_acceptable_request_id(id: &[u8]) -> bool {
+    (1..=128).contains(&id.len()) && id.iter().all(u8::is_ascii_graphic)
 }
 
 /// Renders any error as problem details. The application's own errors (`AppError` and every
@@ -183,42 +276,6 @@ impl<E: Endpoint> Endpoint for AuthenticateEndpoint<E> {
     }
 }
 
-/// Resolves the request's [`ClientAddress`] (see [`ClientAddressResolver`]) and stores it in
-/// the request, where [`ClientAddress::of`] finds it: computed once, so the access log, the rate
-/// limits and the idempotency scope cannot disagree about who the client is.
-#[derive(Debug, Clone)]
-pub struct ResolveClient(pub Arc<ClientAddressResolver>);
-
-impl<E: Endpoint> Middleware<E> for ResolveClient {
-    type Output = ResolveClientEndpoint<E>;
-
-    fn transform(&self, inner: E) -> Self::Output {
-        ResolveClientEndpoint {
-            inner,
-            resolver: Arc::clone(&self.0),
-        }
-    }
-}
-
-pub struct ResolveClientEndpoint<E> {
-    inner: E,
-    resolver: Arc<ClientAddressResolver>,
-}
-
-impl<E: Endpoint> Endpoint for ResolveClientEndpoint<E> {
-    type Output = E::Output;
-
-    async fn call(&self, mut req: Request) -> poem::Result<Self::Output> {
-        let peer = req
-            .remote_addr()
-            .as_socket_addr()
-            .map(|address| address.ip());
-        let client = self.resolver.resolve(peer, req.headers());
-        req.extensions_mut().insert(client);
-        Box::pin(self.inner.call(req)).await
-    }
-}
-
 /// The methods each documented path accepts: what the `Allow` header of a 405 answer lists
 /// (RFC 9110 §15.5.6: a 405 must say which methods would have worked).
 #[derive(Debug, Clone, Default)]
@@ -272,55 +329,21 @@ impl AllowedMethods {
     }
 }
 
-/// Refuses a URL whose path or query holds an encoded NUL character (`%00`) with a 400 problem.
+/// Whether the URL's path or query holds an encoded NUL character (`%00`): answered with
+/// [`nul_in_url_problem`].
 ///
 /// No field of this API takes one, and PostgreSQL cannot even compare text with one: a NUL
 /// reaching a query would be a 500 there (and a silent "not found" on SQLite). The document
 /// says so: every string path and query parameter carries the pattern `^[^\x00]*$`.
-pub async fn refuse_nul_in_url<E: Endpoint>(next: Arc<E>, req: Request) -> poem::Result<Response> {
-    let uri = req.uri();
-    if uri.path().contains("%00") || uri.query().is_some_and(|query| query.contains("%00")) {
-        return Ok(Problem::from_status(StatusCode::BAD_REQUEST)
-            .with_detail("The URL holds a NUL character (%00), which no parameter accepts.")
-            .into_response());
-    }
-    Ok(next.call(req).await?.into_response())
+fn url_holds_nul(uri: &Uri) -> bool {
+    uri.path().contains("%00") || uri.query().is_some_and(|query| query.contains("%00"))
 }
 
-/// Adds the `Allow` header to 405 answers, from [`AllowedMethods`].
-#[derive(Debug, Clone)]
-pub struct AnswerAllow(pub Arc<AllowedMethods>);
-
-impl<E: Endpoint> Middleware<E> for AnswerAllow {
-    type Output = AnswerAllowEndpoint<E>;
-
-    fn transform(&self, inner: E) -> Self::Output {
-        AnswerAllowEndpoint {
-            inner,
-            allowed: Arc::clone(&self.0),
-        }
-    }
-}
-
-pub struct AnswerAllowEndpoint<E> {
-    inner: E,
-    allowed: Arc<AllowedMethods>,
-}
-
-impl<E: Endpoint> Endpoint for AnswerAllowEndpoint<E> {
-    type Output = Response;
-
-    async fn call(&self, req: Request) -> poem::Result<Response> {
-        // A clone of the URI shares its bytes: no allocation on every request for the rare 405.
-        let uri = req.uri().clone();
-        let mut response = self.inner.call(req).await?.into_response();
-        if response.status() == StatusCode::METHOD_NOT_ALLOWED
-            && let Some(allow) = self.allowed.allow(uri.path())
-        {
-            response.headers_mut().insert(header::ALLOW, allow.clone());
-        }
-        Ok(response)
-    }
+/// The 400 problem for a URL holding a NUL, made inside the request's context (which it cites).
+fn nul_in_url_problem() -> Response {
+    Problem::from_status(StatusCode::BAD_REQUEST)
+        .with_detail("The URL holds a NUL character (%00), which no parameter accepts.")
+        .into_response()
 }
 
 /// Refuses request bodies over a size with 413, however they are framed.

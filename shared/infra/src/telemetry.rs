@@ -99,11 +99,15 @@ impl Telemetry {
             None => None,
         };
 
-        // A second init in the same process (tests start many servers) keeps the first subscriber.
-        let subscriber = tracing_subscriber::registry()
-            .with(fmt_layer)
-            .with(otel_layer);
-        Ok((telemetry, Box::new(subscriber)))
+        let logged = tracing_subscriber::registry().with(fmt_layer);
+        // No exporter, no second layer: an absent (`None`) layer counts as one that wants every
+        // span, so each request's spans would be recorded although nothing reads them (a few
+        // thousand instructions a request: docs/benchmarks.md).
+        let subscriber: Box<dyn tracing::Subscriber + Send + Sync> = match otel_layer {
+            Some(exported) => Box::new(logged.with(exported)),
+            None => Box::new(logged),
+        };
+        Ok((telemetry, subscriber))
     }
 
     /// Flushes and stops the exporters, and says what could not be flushed (the caller prints
@@ -132,4 +136,36 @@ pub enum TelemetryError {
     Filter(String),
     #[error("cannot build the OTLP exporter for `telemetry.otlp_endpoint`: {0}")]
     Exporter(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn logging_at(level: &str, otlp_endpoint: &str) -> TelemetrySettings {
+        TelemetrySettings {
+            service_name: "test".to_owned(),
+            log_format: LogFormat::Json,
+            log_level: level.to_owned(),
+            otlp_endpoint: otlp_endpoint.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_span_below_the_log_level_is_not_recorded_when_nothing_is_exported() {
+        let (_telemetry, subscriber) = Telemetry::build(&logging_at("error", "")).unwrap();
+
+        let span = tracing::subscriber::with_default(subscriber, || tracing::info_span!("request"));
+
+        assert!(span.is_disabled());
+    }
+
+    #[test]
+    fn a_span_at_the_log_level_is_recorded() {
+        let (_telemetry, subscriber) = Telemetry::build(&logging_at("info", "")).unwrap();
+
+        let span = tracing::subscriber::with_default(subscriber, || tracing::info_span!("request"));
+
+        assert!(!span.is_disabled());
+    }
 }

@@ -64,8 +64,8 @@ impl Problem {
             title: title.to_owned(),
             status: status.as_u16(),
             detail: None,
-            instance: context.as_ref().map(|c| c.path.clone()),
-            request_id: context.map(|c| c.request_id),
+            instance: context.as_ref().map(|c| c.path().to_owned()),
+            request_id: context.map(|c| c.request_id().to_owned()),
             field: None,
         }
     }
