@@ -43,7 +43,10 @@ use std::time::Duration;
 use bytes::Bytes;
 use redis::aio::{ConnectionLike, ConnectionManager};
 use redis::cluster_async::ClusterConnection;
-use redis::{Cmd, Pipeline, RedisError, RedisFuture, Script, Value};
+use redis::{
+    Cmd, ErrorKind, FromRedisValue, Pipeline, RedisError, RedisFuture, RedisResult, Script,
+    ServerErrorKind, ToRedisArgs, Value,
+};
 
 use super::{Claim, LeaseToken, StoreError, StoredResponse};
 use crate::key::{Fingerprint, ScopeKey};
@@ -225,13 +228,26 @@ impl RedisStore {
     /// `{key_prefix}idempotency:{scope key hex}`, written into one buffer of the right size.
     fn record_key(&self, key: &ScopeKey) -> Vec<u8> {
         const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut record = Vec::with_capacity(self.records.len() + 64);
-        record.extend_from_slice(&self.records);
-        for byte in key.as_bytes() {
-            record.push(HEX[usize::from(byte >> 4)]);
-            record.push(HEX[usize::from(byte & 0x0f)]);
+        let mut hex = [0u8; 64];
+        for (pair, byte) in hex.chunks_exact_mut(2).zip(key.as_bytes()) {
+            pair[0] = HEX[usize::from(byte >> 4)];
+            pair[1] = HEX[usize::from(byte & 0x0f)];
         }
+        let mut record = Vec::with_capacity(self.records.len() + hex.len());
+        record.extend_from_slice(&self.records);
+        record.extend_from_slice(&hex);
         record
+    }
+
+    /// A call of `script` on the record of `key`, for `args` arguments of about `data` bytes.
+    fn call<'s>(
+        &self,
+        script: &'s Script,
+        key: &ScopeKey,
+        args: usize,
+        data: usize,
+    ) -> ScriptCall<'s> {
+        ScriptCall::new(script, &self.record_key(key), args, data)
     }
 
     pub(super) async fn claim(
@@ -245,12 +261,12 @@ impl RedisStore {
         // The connection is a handle onto multiplexed connections: cloning it is how
         // concurrent callers share that connection.
         let mut conn = self.conn.clone();
-        let reply: Value = CLAIM
-            .key(self.record_key(key))
+        let reply: Value = self
+            .call(&CLAIM, key, 3, 96)
             .arg(fingerprint.as_bytes().as_slice())
             .arg(token.as_bytes().as_slice())
             .arg(millis(lease))
-            .invoke_async(&mut conn)
+            .invoke(&mut conn)
             .await
             .map_err(unavailable)?;
         decode_claim(reply, token)
@@ -263,7 +279,7 @@ impl RedisStore {
         response: &StoredResponse,
         retention: Duration,
     ) -> Result<bool, StoreError> {
-        let mut invocation = COMPLETE.key(self.record_key(key));
+        let mut invocation = self.call(&COMPLETE, key, 10, 128 + response.body.len());
         invocation
             .arg(token.as_bytes().as_slice())
             .arg(millis(retention))
@@ -279,10 +295,7 @@ impl RedisStore {
             }
         }
         let mut conn = self.conn.clone();
-        let done: i64 = invocation
-            .invoke_async(&mut conn)
-            .await
-            .map_err(unavailable)?;
+        let done: i64 = invocation.invoke(&mut conn).await.map_err(unavailable)?;
         Ok(done == 1)
     }
 
@@ -292,10 +305,10 @@ impl RedisStore {
         token: &LeaseToken,
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn.clone();
-        let done: i64 = RELEASE
-            .key(self.record_key(key))
+        let done: i64 = self
+            .call(&RELEASE, key, 1, 32)
             .arg(token.as_bytes().as_slice())
-            .invoke_async(&mut conn)
+            .invoke(&mut conn)
             .await
             .map_err(unavailable)?;
         Ok(done == 1)
@@ -308,11 +321,11 @@ impl RedisStore {
         lease: Duration,
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn.clone();
-        let done: i64 = RENEW
-            .key(self.record_key(key))
+        let done: i64 = self
+            .call(&RENEW, key, 2, 48)
             .arg(token.as_bytes().as_slice())
             .arg(millis(lease))
-            .invoke_async(&mut conn)
+            .invoke(&mut conn)
             .await
             .map_err(unavailable)?;
         Ok(done == 1)
@@ -324,6 +337,42 @@ impl std::fmt::Debug for RedisStore {
         f.debug_struct("RedisStore")
             .field("key_prefix", &self.key_prefix)
             .finish_non_exhaustive()
+    }
+}
+
+/// An `EVALSHA` of one of the store's scripts on one record, its arguments written straight into
+/// one command buffer: redis-rs's `ScriptInvocation` copies each argument into a vector of its
+/// own, then into the command (19 allocations a first execution, docs/benchmarks.md).
+struct ScriptCall<'s> {
+    script: &'s Script,
+    command: Cmd,
+}
+
+impl<'s> ScriptCall<'s> {
+    fn new(script: &'s Script, record_key: &[u8], args: usize, data: usize) -> Self {
+        let hash = script.get_hash();
+        let mut command =
+            Cmd::with_capacity(4 + args, 7 + hash.len() + 1 + record_key.len() + data);
+        command.arg("EVALSHA").arg(hash).arg(1).arg(record_key);
+        Self { script, command }
+    }
+
+    fn arg(&mut self, arg: impl ToRedisArgs) -> &mut Self {
+        self.command.arg(arg);
+        self
+    }
+
+    /// Runs the script, loading it first on a node that does not know it (a node restarted
+    /// empty, a `SCRIPT FLUSH`, a replica promoted before it saw the script), as redis-rs's own
+    /// invocation does: on a cluster `SCRIPT LOAD` goes to every master.
+    async fn invoke<T: FromRedisValue>(&self, conn: &mut RedisConnection) -> RedisResult<T> {
+        match self.command.query_async(conn).await {
+            Err(err) if err.kind() == ErrorKind::Server(ServerErrorKind::NoScript) => {
+                self.script.load_async(conn).await?;
+                self.command.query_async(conn).await
+            }
+            result => result,
+        }
     }
 }
 
@@ -496,6 +545,25 @@ mod tests {
             store.record_key(&key),
             format!("svc:idempotency:{}", key.to_hex()).into_bytes()
         );
+    }
+
+    #[tokio::test]
+    async fn a_script_the_node_does_not_know_is_loaded_and_run_with_its_key_and_arguments() {
+        let mut conn = RedisConnection::from(connect().await);
+        // A script no node has seen: its first EVALSHA answers NOSCRIPT.
+        let marker = unique_prefix();
+        let script = Script::new(&format!(
+            "return ARGV[1] .. '{marker}' .. KEYS[1] .. ARGV[2]"
+        ));
+
+        let answer: String = ScriptCall::new(&script, b"the-key", 2, 16)
+            .arg("first:")
+            .arg(":second")
+            .invoke(&mut conn)
+            .await
+            .expect("the script is loaded, then run");
+
+        assert_eq!(answer, format!("first:{marker}the-key:second"));
     }
 
     async fn store() -> Store {
