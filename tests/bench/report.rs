@@ -648,12 +648,8 @@ pub fn write_instructions(
     requests: u64,
 ) -> std::fmt::Result {
     use crate::instructions::Subject;
-    let of = |subject: Subject| {
-        counts
-            .iter()
-            .find(|count| count.subject == subject)
-            .map(|count| count.per_request)
-    };
+    let count_of = |subject: Subject| counts.iter().find(|count| count.subject == subject);
+    let of = |subject: Subject| count_of(subject).map(|count| count.per_request);
     writeln!(
         out,
         "### Instructions per request (callgrind, in process, {requests} and {} requests a subject)\n",
@@ -703,14 +699,23 @@ pub fn write_instructions(
             )?;
         }
     }
-    if let Some(digests) = digests {
+    let over_count = count_of(Subject::Digests).map(|digests| digests.compression.over_count());
+    if let (Some(digests), Some(over_count)) = (digests, over_count) {
+        let compression = count_of(Subject::Digests)
+            .map(|d| d.compression)
+            .unwrap_or_default();
         writeln!(
             out,
-            "The guard's two SHA-256 digests of a keyed request: {digests:.0} instructions in sha2's \
-             portable code, which is what callgrind runs (valgrind does not emulate the SHA \
-             extensions that code uses natively on this machine). Keyed subjects are over-counted \
-             by at most that much; \"digests excluded\" below subtracts all of it, a bound the native \
-             cost (not zero) keeps the true figure above."
+            "The guard's two SHA-256 digests of a keyed request: {digests:.0} instructions under \
+             callgrind, {:.0} of them in {:.0} calls of sha2's portable compression, which is what \
+             valgrind runs (it does not emulate the SHA extensions sha2 uses natively on this \
+             machine). Natively those calls run {:.0} instructions ({} each, read from the \
+             disassembly), so every keyed subject is over-counted by {over_count:.0}; \"digests at \
+             native cost\" below subtracts that over-count.",
+            compression.instructions,
+            compression.calls,
+            compression.calls * crate::instructions::NATIVE_COMPRESSION_CALL,
+            crate::instructions::NATIVE_COMPRESSION_CALL,
         )?;
     }
     for (engine, whose_work, store_only, durable) in [
@@ -737,21 +742,24 @@ pub fn write_instructions(
             )?;
         }
     }
-    write_instruction_targets(out, &of)
+    write_instruction_targets(out, &of, over_count)
 }
 
-/// One target of the instruction counts: its ratio, raw and with the digests' portable cost
-/// left out.
+/// One target of the instruction counts: its ratio, raw and with the digests at their native
+/// cost.
 struct InstructionTarget {
     name: &'static str,
     limit: f64,
     ratio: f64,
-    without_digests: Option<f64>,
+    digests_native: Option<f64>,
 }
 
+/// `over_count`: what callgrind over-counts in a keyed request's digests (see
+/// [`crate::instructions::Compression::over_count`]), when measured.
 fn write_instruction_targets(
     out: &mut String,
     of: &dyn Fn(crate::instructions::Subject) -> Option<f64>,
+    over_count: Option<f64>,
 ) -> std::fmt::Result {
     use crate::instructions::Subject;
     let (Some(bare), Some(get), Some(unwrapped)) = (
@@ -762,15 +770,14 @@ fn write_instruction_targets(
         return Ok(());
     };
     let round_trip = get - bare;
-    let digests = of(Subject::Digests);
-    // `count` (a keyed subject's instructions per request) as `ratio(count)`, raw and without
-    // the digests' portable cost.
+    // `count` (a keyed subject's instructions per request) as `ratio(count)`, raw and with the
+    // digests at their native cost.
     let target = |name, limit, count: Option<f64>, ratio: &dyn Fn(f64) -> f64| {
         count.map(|count| InstructionTarget {
             name,
             limit,
             ratio: ratio(count),
-            without_digests: digests.map(|digests| ratio(count - digests)),
+            digests_native: over_count.map(|over_count| ratio(count - over_count)),
         })
     };
     let rows = [
@@ -790,7 +797,7 @@ fn write_instruction_targets(
             name: "unwrapped stack (a) ≤ 2.0× a bare poem handler",
             limit: 2.0,
             ratio: unwrapped / bare,
-            without_digests: None,
+            digests_native: None,
         }),
         target(
             "first execution in process (c) ≤ 1.5× the unwrapped stack (a)",
@@ -801,11 +808,11 @@ fn write_instruction_targets(
     ];
     writeln!(
         out,
-        "\n### Targets (instructions)\n\n| target | ratio | verdict | digests excluded | verdict |\n|---|---:|---|---:|---|"
+        "\n### Targets (instructions)\n\n| target | ratio | verdict | digests at native cost | verdict |\n|---|---:|---|---:|---|"
     )?;
     let verdict = |ratio: f64, limit: f64| if ratio <= limit { "met" } else { "missed" };
     for row in rows.into_iter().flatten() {
-        let (adjusted, adjusted_verdict) = match row.without_digests {
+        let (adjusted, adjusted_verdict) = match row.digests_native {
             Some(ratio) => (format!("{ratio:.2}"), verdict(ratio, row.limit)),
             None => ("—".to_owned(), verdict(row.ratio, row.limit)),
         };

@@ -307,8 +307,7 @@ impl OutcomeRecorder {
         answer: R,
     ) -> Result<PreparedOutcome<R>, DurableError> {
         let (parts, body) = answer.into_response().into_parts();
-        let body = body
-            .into_bytes()
+        let body = crate::buffer::whole(body)
             .await
             .map_err(|err| DurableError::Body(err.to_string()))?;
         let stored = StoredResponse::of(&parts, body.clone());

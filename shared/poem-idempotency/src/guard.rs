@@ -332,7 +332,7 @@ impl<E: Endpoint + 'static> Guard<E> {
             .unwrap_or_else(|| req.original_uri().path().into());
         let scope = ScopeKey::derive(&layer.subject(&req), req.method().as_str(), &route, &key);
         // Read through the host's body limit: an oversized body fails here, before any claim.
-        let body = req.take_body().into_bytes().await?;
+        let body = crate::buffer::whole(req.take_body()).await?;
         // The concrete path joins the query in the fingerprint: the scope uses the route
         // template, so `PUT /things/1` and `PUT /things/2` under one key must differ here.
         // (`original_uri`: a nested route sees only the rest of the path in `uri`.)
@@ -791,14 +791,19 @@ async fn storable(response: Response, max_bytes: usize) -> poem::Result<Storable
     if !response.status().is_success() {
         return Ok(Storable::No(response));
     }
-    let content_type = header_string(response.headers(), header::CONTENT_TYPE);
+    // `Some(is JSON)` when the answer has a content type.
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .map(crate::key::is_json);
     let (parts, body) = response.into_parts();
     let boxed: http_body_util::combinators::BoxBody<Bytes, std::io::Error> = body.into();
     let exact_size = http_body::Body::size_hint(&boxed).exact();
     let body = Body::from(boxed);
-    let replayable = match (exact_size, content_type.as_deref()) {
+    let replayable = match (exact_size, json) {
         (Some(0), None) => true,
-        (Some(size), Some(content_type)) if crate::key::is_json(content_type) => {
+        (Some(size), Some(true)) => {
             if size > max_bytes as u64 {
                 return Ok(Storable::TooLarge(Response::from_parts(parts, body)));
             }
@@ -809,19 +814,12 @@ async fn storable(response: Response, max_bytes: usize) -> poem::Result<Storable
     if !replayable {
         return Ok(Storable::No(Response::from_parts(parts, body)));
     }
-    let bytes = body.into_bytes().await?;
+    let bytes = crate::buffer::whole(body).await?;
     let stored = StoredResponse::of(&parts, bytes.clone());
     Ok(Storable::Yes(
         stored,
         Response::from_parts(parts, Body::from(bytes)),
     ))
-}
-
-fn header_string(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
 }
 
 /// The key from the header: `Ok(None)` when absent or blank.

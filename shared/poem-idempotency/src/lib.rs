@@ -18,6 +18,7 @@
 
 #![deny(missing_docs)]
 
+mod buffer;
 pub mod durable;
 #[cfg(feature = "gate")]
 pub mod gate;

@@ -227,7 +227,10 @@ impl std::fmt::Debug for MemoryStore {
 
 #[derive(Default)]
 struct Shard {
-    records: HashMap<Key, Record>,
+    /// Hashed with foldhash seeded per process: the keys are SHA-256 digests of client-chosen
+    /// keys, so a client could grind keys into one bucket of an unseeded (or identity) hash;
+    /// SipHash would resist too, at several times the cost on every request.
+    records: HashMap<Key, Record, foldhash::quality::RandomState>,
     /// Every record by expiry, so expired records are reclaimed oldest-first without scanning.
     expiries: BTreeSet<(Instant, Key)>,
     /// Completed records by completion order: the eviction candidates, oldest first.
