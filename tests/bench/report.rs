@@ -676,6 +676,27 @@ pub fn write_instructions(
             ratio(baseline)
         )?;
     }
+    let repeated: Vec<String> = counts
+        .iter()
+        .filter(|count| count.range.0 < count.range.1)
+        .map(|count| {
+            format!(
+                "{} {:.0} to {:.0}",
+                count.subject.label(),
+                count.range.0,
+                count.range.1
+            )
+        })
+        .collect();
+    if !repeated.is_empty() {
+        writeln!(
+            out,
+            "\nSubjects that talk to a server over a socket were counted three times, the median \
+             shown (how often the runtime parks waiting for a reply moves with the reply's timing); \
+             their ranges: {}.",
+            repeated.join("; ")
+        )?;
+    }
     let digests = of(Subject::Digests);
     if let (Some(bare), Some(get)) = (bare, of(Subject::BarePoemWithRedisGet)) {
         let round_trip = get - bare;

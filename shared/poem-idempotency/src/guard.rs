@@ -40,7 +40,7 @@ use tokio_util::task::TaskTracker;
 use tracing::Instrument as _;
 
 use crate::durable::{CommittedOutcome, DurableOutcomes, PendingOutcome};
-use crate::host::{DefaultHost, Host, IdempotencyProblem, ProblemKind};
+use crate::host::{Caller, DefaultHost, Host, IdempotencyProblem, ProblemKind};
 use crate::intent::{Intent, OnStoreFailure};
 use crate::key::{ClientKey, Fingerprint, ScopeKey};
 use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
@@ -175,8 +175,8 @@ impl Idempotency {
 
     /// Who is asking, for the key's scope: the principal the service proved, else the client
     /// address ([`Host::caller`]).
-    fn subject(&self, req: &Request) -> String {
-        self.host.caller(req).scope_subject()
+    fn caller(&self, req: &Request) -> Caller {
+        self.host.caller(req)
     }
 
     /// One of the layer's refusals, as the host renders it.
@@ -330,7 +330,12 @@ impl<E: Endpoint + 'static> Guard<E> {
             .data::<PathPattern>()
             .map(|pattern| Arc::clone(&pattern.0))
             .unwrap_or_else(|| req.original_uri().path().into());
-        let scope = ScopeKey::derive(&layer.subject(&req), req.method().as_str(), &route, &key);
+        let scope = ScopeKey::derive_with_subject_in_parts(
+            &layer.caller(&req).scope_subject(),
+            req.method().as_str(),
+            &route,
+            &key,
+        );
         // Read through the host's body limit: an oversized body fails here, before any claim.
         let body = crate::buffer::whole(req.take_body()).await?;
         // The concrete path joins the query in the fingerprint: the scope uses the route
@@ -551,6 +556,9 @@ async fn run_claimed<E: Endpoint>(
     let mut lease_held = true;
     let result = loop {
         tokio::select! {
+            // The handler first: one that is done needs no renewal, and a timer never polled
+            // is never registered (most handlers finish well within a third of the lease).
+            biased;
             result = &mut handler => break result,
             () = tokio::time::sleep_until(next_renewal), if lease_held => {
                 next_renewal += renew_every;
@@ -847,7 +855,8 @@ fn replay(stored: StoredResponse) -> Response {
         (header::LOCATION, stored.location),
         (header::ETAG, stored.etag),
     ] {
-        if let Some(value) = value.and_then(|v| HeaderValue::from_str(&v).ok()) {
+        // From the `String` itself: no copy of the value.
+        if let Some(value) = value.and_then(|v| HeaderValue::try_from(v).ok()) {
             response = response.header(name, value);
         }
     }

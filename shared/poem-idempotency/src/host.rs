@@ -55,10 +55,10 @@ impl Caller {
 
     /// The caller as the key's scope writes it; the prefixes keep a principal's id from ever
     /// equalling an address.
-    pub(crate) fn scope_subject(&self) -> String {
+    pub(crate) fn scope_subject(&self) -> [&str; 2] {
         match self {
-            Self::Principal(id) => format!("user:{id}"),
-            Self::Anonymous(address) => format!("anon:{address}"),
+            Self::Principal(id) => ["user:", id],
+            Self::Anonymous(address) => ["anon:", address],
         }
     }
 }
@@ -266,8 +266,8 @@ mod tests {
         let user = Caller::Principal("10.0.0.1".to_owned());
         let address = Caller::Anonymous("10.0.0.1".to_owned());
 
-        assert_eq!(user.scope_subject(), "user:10.0.0.1");
-        assert_eq!(address.scope_subject(), "anon:10.0.0.1");
+        assert_eq!(user.scope_subject().concat(), "user:10.0.0.1");
+        assert_eq!(address.scope_subject().concat(), "anon:10.0.0.1");
     }
 
     #[test]
