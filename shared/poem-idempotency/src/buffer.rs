@@ -18,9 +18,6 @@ pub(crate) async fn whole(body: Body) -> Result<Bytes, ReadBodyError> {
         return Ok(first);
     }
     let rest = body.collect().await?.to_bytes();
-    if first.is_empty() {
-        return Ok(rest);
-    }
     let mut all = BytesMut::with_capacity(first.len() + rest.len());
     all.extend_from_slice(&first);
     all.extend_from_slice(&rest);
@@ -47,6 +44,15 @@ mod tests {
             .unwrap();
 
         assert_eq!(bytes, "{\"id\":1}");
+    }
+
+    #[tokio::test]
+    async fn a_body_in_one_frame_is_taken_without_a_copy() {
+        let sent = Bytes::from_static(b"{\"id\":1}");
+
+        let read = whole(Body::from_bytes(sent.clone())).await.unwrap();
+
+        assert_eq!(read.as_ptr(), sent.as_ptr(), "the same bytes, not a copy");
     }
 
     #[tokio::test]

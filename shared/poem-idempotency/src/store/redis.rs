@@ -239,7 +239,8 @@ impl RedisStore {
         record
     }
 
-    /// A call of `script` on the record of `key`, for `args` arguments of about `data` bytes.
+    /// A call of `script` on the record of `key`, for `args` arguments besides the key, of
+    /// `data` bytes beyond the small ones (a body).
     fn call<'s>(
         &self,
         script: &'s Script,
@@ -262,7 +263,7 @@ impl RedisStore {
         // concurrent callers share that connection.
         let mut conn = self.conn.clone();
         let reply: Value = self
-            .call(&CLAIM, key, 3, 96)
+            .call(&CLAIM, key, 3, 0)
             .arg(fingerprint.as_bytes().as_slice())
             .arg(token.as_bytes().as_slice())
             .arg(millis(lease))
@@ -279,7 +280,7 @@ impl RedisStore {
         response: &StoredResponse,
         retention: Duration,
     ) -> Result<bool, StoreError> {
-        let mut invocation = self.call(&COMPLETE, key, 10, 128 + response.body.len());
+        let mut invocation = self.call(&COMPLETE, key, 10, response.body.len());
         invocation
             .arg(token.as_bytes().as_slice())
             .arg(millis(retention))
@@ -306,7 +307,7 @@ impl RedisStore {
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn.clone();
         let done: i64 = self
-            .call(&RELEASE, key, 1, 32)
+            .call(&RELEASE, key, 1, 0)
             .arg(token.as_bytes().as_slice())
             .invoke(&mut conn)
             .await
@@ -322,7 +323,7 @@ impl RedisStore {
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn.clone();
         let done: i64 = self
-            .call(&RENEW, key, 2, 48)
+            .call(&RENEW, key, 2, 0)
             .arg(token.as_bytes().as_slice())
             .arg(millis(lease))
             .invoke(&mut conn)
@@ -351,8 +352,10 @@ struct ScriptCall<'s> {
 impl<'s> ScriptCall<'s> {
     fn new(script: &'s Script, record_key: &[u8], args: usize, data: usize) -> Self {
         let hash = script.get_hash();
+        // The command, the hash, the key count, the key, then room for the arguments: a token,
+        // a fingerprint, a TTL and three short headers fit in 160 bytes.
         let mut command =
-            Cmd::with_capacity(4 + args, 7 + hash.len() + 1 + record_key.len() + data);
+            Cmd::with_capacity(4 + args, 7 + hash.len() + 1 + record_key.len() + 160 + data);
         command.arg("EVALSHA").arg(hash).arg(1).arg(record_key);
         Self { script, command }
     }
