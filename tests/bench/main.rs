@@ -247,7 +247,7 @@ const INSTRUCTION_REQUESTS: u64 = 1000;
 
 /// The harness does not install a log subscriber; the service's `main` does. Installing it at
 /// `error` makes per-request logging cost what it costs in production at that level (a
-/// filtered-out event, a span that is created), rather than nothing at all.
+/// filtered-out event, a span disabled at its call site), rather than nothing at all.
 fn install_logging() -> anyhow::Result<infra::telemetry::Telemetry> {
     let log_settings = app::config::load_with(Environment::Test, &[LOG_LEVEL])
         .context("loading the log settings")?;
