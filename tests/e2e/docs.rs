@@ -360,7 +360,7 @@ async fn the_readme_lists_the_intent_inventory_generated_from_the_document() {
 }
 
 /// A file of the repository, from the `tests` crate.
-fn repository_file(relative: &str) -> std::path::PathBuf {
+pub(crate) fn repository_file(relative: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join(relative)
@@ -368,6 +368,6 @@ fn repository_file(relative: &str) -> std::path::PathBuf {
 
 /// `UPDATE_EXPECT=1`: drift tests rewrite their committed files instead of failing (the
 /// expect-test convention). CI never sets it.
-fn updating_expectations() -> bool {
+pub(crate) fn updating_expectations() -> bool {
     std::env::var("UPDATE_EXPECT").is_ok_and(|value| value == "1")
 }

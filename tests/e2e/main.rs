@@ -2,6 +2,7 @@
 
 mod architecture;
 mod body_limit;
+mod client;
 mod client_address;
 mod compose;
 mod degraded;
