@@ -43,4 +43,7 @@ mod generated;
 mod retry;
 
 pub use generated::*;
+// The HTTP client the generated one is built on: `Client::new_with_client` takes one (timeouts,
+// proxies, TLS), and it must be this version.
+pub use reqwest;
 pub use retry::{ClientOptions, RetryPolicy, was_replayed};
