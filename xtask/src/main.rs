@@ -27,6 +27,7 @@ const NAMED_FILES: &[&str] = &[
     "config/default.toml",
     "README.md",
     "openapi/openapi.json",
+    "clients/rust/src/generated.rs",
     "app/src/docs.rs",
     "modules/identity/src/settings.rs",
     "shared/infra/src/mail.rs",

@@ -218,7 +218,8 @@ pub fn new_module(root: &Path, module: &ModuleName, fields: &[Field]) -> anyhow:
     regenerate_documents(root)
 }
 
-/// The committed OpenAPI document and the README's intent inventory, from the code as it now is.
+/// The committed OpenAPI document, the README's intent inventory and the typed client, from the
+/// code as it now is.
 fn regenerate_documents(root: &Path) -> anyhow::Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let run = |task: &str| -> anyhow::Result<String> {
@@ -236,6 +237,18 @@ fn regenerate_documents(root: &Path) -> anyhow::Result<()> {
         Ok(String::from_utf8(output.stdout)?)
     };
     std::fs::write(root.join("openapi/openapi.json"), run("openapi")?)?;
+    let client = Command::new(&cargo)
+        .current_dir(root)
+        .args(["run", "-q", "-p", "api-client", "--features", "generate"])
+        .args(["--bin", "generate-client"])
+        .output()
+        .context("running the client's generator")?;
+    if !client.status.success() {
+        bail!(
+            "writing the typed client failed:\n{}",
+            String::from_utf8_lossy(&client.stderr)
+        );
+    }
     let inventory = run("intents")?;
     edit(&root.join("README.md"), |text| {
         let (before, rest) = text

@@ -1,10 +1,10 @@
 // Generated from openapi/openapi.json by progenitor; do not edit. Written again by
-// `UPDATE_EXPECT=1 cargo test -p e2e --test e2e client::`.
+// `cargo run -p api-client --features generate --bin generate-client`.
 
 #[allow(unused_imports)]
 pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
 #[allow(unused_imports)]
-use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderExt};
+use progenitor_client::{ClientHooks, OperationInfo, RequestBuilderExt, encode_path};
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
@@ -18,27 +18,22 @@ pub mod types {
             &self.0
         }
     }
-    impl ::std::convert::From<AcceptLegalDocumentIdempotencyKey>
-    for ::std::string::String {
+    impl ::std::convert::From<AcceptLegalDocumentIdempotencyKey> for ::std::string::String {
         fn from(value: AcceptLegalDocumentIdempotencyKey) -> Self {
             value.0
         }
     }
     impl ::std::str::FromStr for AcceptLegalDocumentIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -50,14 +45,11 @@ pub mod types {
     }
     impl ::std::convert::TryFrom<&str> for AcceptLegalDocumentIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for AcceptLegalDocumentIdempotencyKey {
+    impl ::std::convert::TryFrom<::std::string::String> for AcceptLegalDocumentIdempotencyKey {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -78,7 +70,7 @@ pub mod types {
         }
     }
     /**The record that a user accepted a version of a document. Records are evidence: they are
-never changed or deleted.*/
+    never changed or deleted.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct Acceptance {
         ///When (RFC 3339, UTC).
@@ -144,17 +136,15 @@ never changed or deleted.*/
     }
     impl ::std::str::FromStr for AcceptanceInputKind {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 40usize {
                 return Err("longer than 40 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[a-z][a-z0-9-]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[a-z][a-z0-9-]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[a-z][a-z0-9-]*$\"".into());
             }
@@ -163,9 +153,7 @@ never changed or deleted.*/
     }
     impl ::std::convert::TryFrom<&str> for AcceptanceInputKind {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -220,20 +208,20 @@ never changed or deleted.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AuthorizationView {
         /**The provider's authorization URL (with `state`, `nonce` and a PKCE S256 challenge):
-navigate the browser there.*/
+        navigate the browser there.*/
         #[serde(rename = "authorizationUrl")]
         pub authorization_url: ::std::string::String,
         /**A secret for this client alone: keep it where only the page that started the sign-in
-can read it (e.g. `sessionStorage`, never in a URL) and send it with the exchange, which
-refuses the `code` and `state` without it. It never goes to the provider, so whoever
-else sees the redirect back (a log, a `Referer`, a link that lands someone's browser on
-the callback with the attacker's code) cannot finish the sign-in.*/
+        can read it (e.g. `sessionStorage`, never in a URL) and send it with the exchange, which
+        refuses the `code` and `state` without it. It never goes to the provider, so whoever
+        else sees the redirect back (a log, a `Referer`, a link that lands someone's browser on
+        the callback with the attacker's code) cannot finish the sign-in.*/
         pub binding: ::std::string::String,
         ///Until when (milliseconds since the Unix epoch) the exchange accepts this state.
         #[serde(rename = "expiresAtMs")]
         pub expires_at_ms: i64,
         /**The `state` in that URL. Keep it (e.g. in `sessionStorage`) and check that the provider
-sends the browser back with the same one before calling the exchange.*/
+        sends the browser back with the same one before calling the exchange.*/
         pub state: ::std::string::String,
     }
     impl AuthorizationView {
@@ -252,7 +240,7 @@ sends the browser back with the same one before calling the exchange.*/
         Hash,
         Ord,
         PartialEq,
-        PartialOrd
+        PartialOrd,
     )]
     pub enum Channel {
         #[serde(rename = "inApp")]
@@ -270,9 +258,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for Channel {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             match value {
                 "inApp" => Ok(Self::InApp),
                 "email" => Ok(Self::Email),
@@ -282,9 +268,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for Channel {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -331,14 +315,12 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for CodeExchangeRequestBinding {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 512usize {
                 return Err("longer than 512 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -347,9 +329,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for CodeExchangeRequestBinding {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -390,14 +370,12 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for CodeExchangeRequestCode {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 4096usize {
                 return Err("longer than 4096 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -406,9 +384,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for CodeExchangeRequestCode {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -449,14 +425,12 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for CodeExchangeRequestRedirectUri {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 2048usize {
                 return Err("longer than 2048 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -465,14 +439,11 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for CodeExchangeRequestRedirectUri {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for CodeExchangeRequestRedirectUri {
+    impl ::std::convert::TryFrom<::std::string::String> for CodeExchangeRequestRedirectUri {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -509,14 +480,12 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for CodeExchangeRequestState {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 512usize {
                 return Err("longer than 512 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -525,9 +494,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for CodeExchangeRequestState {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -568,19 +535,15 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for ConfirmEmailIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -592,9 +555,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for ConfirmEmailIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -646,11 +607,9 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for ConfirmEmailRequestToken {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -659,9 +618,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for ConfirmEmailRequestToken {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -702,19 +659,15 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for CreateThingIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -726,9 +679,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for CreateThingIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -769,11 +720,9 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for DeleteNotificationId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -782,9 +731,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for DeleteNotificationId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -818,27 +765,22 @@ sends the browser back with the same one before calling the exchange.*/
             &self.0
         }
     }
-    impl ::std::convert::From<DeleteNotificationIdempotencyKey>
-    for ::std::string::String {
+    impl ::std::convert::From<DeleteNotificationIdempotencyKey> for ::std::string::String {
         fn from(value: DeleteNotificationIdempotencyKey) -> Self {
             value.0
         }
     }
     impl ::std::str::FromStr for DeleteNotificationIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -850,14 +792,11 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for DeleteNotificationIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for DeleteNotificationIdempotencyKey {
+    impl ::std::convert::TryFrom<::std::string::String> for DeleteNotificationIdempotencyKey {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -894,11 +833,9 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for DeleteThingId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -907,9 +844,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for DeleteThingId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -950,19 +885,15 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for DeleteThingIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -974,9 +905,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for DeleteThingIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1017,16 +946,12 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::str::FromStr for DeleteThingIfMatch {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$",
-                    )
-                    .unwrap()
-            });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$\""
@@ -1038,9 +963,7 @@ sends the browser back with the same one before calling the exchange.*/
     }
     impl ::std::convert::TryFrom<&str> for DeleteThingIfMatch {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1070,7 +993,7 @@ sends the browser back with the same one before calling the exchange.*/
         ///The text, in Markdown.
         pub body: ::std::string::String,
         /**When the version takes effect (RFC 3339, UTC): from then on, unless a higher-numbered
-version has taken effect too, it is the current version of its kind.*/
+        version has taken effect too, it is the current version of its kind.*/
         #[serde(rename = "effectiveAt")]
         pub effective_at: ::chrono::DateTime<::chrono::offset::Utc>,
         ///The kind of document, e.g. `terms` or `privacy`.
@@ -1113,11 +1036,9 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::str::FromStr for EmailRequestEmail {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1126,9 +1047,7 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::convert::TryFrom<&str> for EmailRequestEmail {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1169,11 +1088,9 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::str::FromStr for ExchangeOAuthCodeProvider {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1182,9 +1099,7 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::convert::TryFrom<&str> for ExchangeOAuthCodeProvider {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1225,19 +1140,15 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::str::FromStr for ForgotPasswordIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -1249,14 +1160,11 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::convert::TryFrom<&str> for ForgotPasswordIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for ForgotPasswordIdempotencyKey {
+    impl ::std::convert::TryFrom<::std::string::String> for ForgotPasswordIdempotencyKey {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -1293,17 +1201,15 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::str::FromStr for GetLegalDocumentVersionKind {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 40usize {
                 return Err("longer than 40 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[a-z][a-z0-9-]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[a-z][a-z0-9-]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[a-z][a-z0-9-]*$\"".into());
             }
@@ -1312,9 +1218,7 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::convert::TryFrom<&str> for GetLegalDocumentVersionKind {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1355,11 +1259,9 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::str::FromStr for GetNotificationId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1368,9 +1270,7 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::convert::TryFrom<&str> for GetNotificationId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1411,11 +1311,9 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::str::FromStr for GetThingId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1424,9 +1322,7 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::convert::TryFrom<&str> for GetThingId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1467,16 +1363,12 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::str::FromStr for GetThingIfNoneMatch {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$",
-                    )
-                    .unwrap()
-            });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$\""
@@ -1488,9 +1380,7 @@ version has taken effect too, it is the current version of its kind.*/
     }
     impl ::std::convert::TryFrom<&str> for GetThingIfNoneMatch {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1520,9 +1410,9 @@ version has taken effect too, it is the current version of its kind.*/
         ///The database: `ok`.
         pub database: ::std::string::String,
         /**Redis: `ok`; `cluster failing` (a Redis Cluster answers but some master does not, or some
-slot has no serving master, as during a failover: keys there fail open until it heals); `unavailable`
-(idempotency fails open, rate limits count per instance, until it answers again); or
-`not configured` when the service runs on in-process stores.*/
+        slot has no serving master, as during a failover: keys there fail open until it heals); `unavailable`
+        (idempotency fails open, rate limits count per instance, until it answers again); or
+        `not configured` when the service runs on in-process stores.*/
         pub redis: ::std::string::String,
         ///How Redis is deployed: `node` or `cluster`; absent without Redis.
         #[serde(
@@ -1531,7 +1421,7 @@ slot has no serving master, as during a failover: keys there fail open until it 
         )]
         pub redis_topology: ::std::option::Option<::std::string::String>,
         /**`ok` when every dependency answered; `degraded` when one the service can do without did
-not (it still serves: see the dependency's field).*/
+        not (it still serves: see the dependency's field).*/
         pub status: ::std::string::String,
     }
     impl HealthReport {
@@ -1579,14 +1469,12 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for ListThingsNameContains {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 200usize {
                 return Err("longer than 200 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1595,9 +1483,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for ListThingsNameContains {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1632,7 +1518,7 @@ not (it still serves: see the dependency's field).*/
         Hash,
         Ord,
         PartialEq,
-        PartialOrd
+        PartialOrd,
     )]
     pub enum ListThingsSort {
         #[serde(rename = "createdAt")]
@@ -1662,9 +1548,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for ListThingsSort {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             match value {
                 "createdAt" => Ok(Self::CreatedAt),
                 "updatedAt" => Ok(Self::UpdatedAt),
@@ -1678,9 +1562,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for ListThingsSort {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1709,11 +1591,9 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for LockUserId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1722,9 +1602,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for LockUserId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1776,11 +1654,9 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for LoginRequestEmail {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1789,9 +1665,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for LoginRequestEmail {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1832,11 +1706,9 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for LoginRequestPassword {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1845,9 +1717,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for LoginRequestPassword {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1888,11 +1758,9 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for MarkNotificationReadId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -1901,9 +1769,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for MarkNotificationReadId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -1985,17 +1851,15 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for NewNotificationBody {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 10000usize {
                 return Err("longer than 10000 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -2004,9 +1868,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for NewNotificationBody {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2047,17 +1909,15 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for NewNotificationRecipientId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 100usize {
                 return Err("longer than 100 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -2066,9 +1926,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for NewNotificationRecipientId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2109,17 +1967,17 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for NewNotificationTitle {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 200usize {
                 return Err("longer than 200 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00-\\x1f\\x7f]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^[^\\x00-\\x1f\\x7f]*$").unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00-\\x1f\\x7f]*$\"".into());
             }
@@ -2128,9 +1986,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for NewNotificationTitle {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2287,11 +2143,9 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for PatchThingId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -2300,9 +2154,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for PatchThingId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2343,19 +2195,15 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for PatchThingIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -2367,9 +2215,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for PatchThingIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2410,16 +2256,12 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::str::FromStr for PatchThingIfMatch {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$",
-                    )
-                    .unwrap()
-            });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$\""
@@ -2431,9 +2273,7 @@ not (it still serves: see the dependency's field).*/
     }
     impl ::std::convert::TryFrom<&str> for PatchThingIfMatch {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2466,7 +2306,7 @@ not (it still serves: see the dependency's field).*/
         ///The kind of document.
         pub kind: ::std::string::String,
         /**Whether the service refuses the caller's other requests until it is accepted (when the
-service enforces acceptance of this kind).*/
+        service enforces acceptance of this kind).*/
         pub required: bool,
         ///Its current version.
         pub version: i64,
@@ -2483,7 +2323,7 @@ service enforces acceptance of this kind).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub detail: ::std::option::Option<::std::string::String>,
         /**The request field the problem is about, when it is about one (e.g. the field whose value
-another entity already has).*/
+        another entity already has).*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub field: ::std::option::Option<::std::string::String>,
         ///The request path this occurrence happened on.
@@ -2532,27 +2372,22 @@ another entity already has).*/
             &self.0
         }
     }
-    impl ::std::convert::From<PublishLegalDocumentVersionIdempotencyKey>
-    for ::std::string::String {
+    impl ::std::convert::From<PublishLegalDocumentVersionIdempotencyKey> for ::std::string::String {
         fn from(value: PublishLegalDocumentVersionIdempotencyKey) -> Self {
             value.0
         }
     }
     impl ::std::str::FromStr for PublishLegalDocumentVersionIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -2564,14 +2399,11 @@ another entity already has).*/
     }
     impl ::std::convert::TryFrom<&str> for PublishLegalDocumentVersionIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for PublishLegalDocumentVersionIdempotencyKey {
+    impl ::std::convert::TryFrom<::std::string::String> for PublishLegalDocumentVersionIdempotencyKey {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -2601,25 +2433,22 @@ another entity already has).*/
             &self.0
         }
     }
-    impl ::std::convert::From<PublishLegalDocumentVersionKind>
-    for ::std::string::String {
+    impl ::std::convert::From<PublishLegalDocumentVersionKind> for ::std::string::String {
         fn from(value: PublishLegalDocumentVersionKind) -> Self {
             value.0
         }
     }
     impl ::std::str::FromStr for PublishLegalDocumentVersionKind {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 40usize {
                 return Err("longer than 40 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[a-z][a-z0-9-]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[a-z][a-z0-9-]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[a-z][a-z0-9-]*$\"".into());
             }
@@ -2628,14 +2457,11 @@ another entity already has).*/
     }
     impl ::std::convert::TryFrom<&str> for PublishLegalDocumentVersionKind {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for PublishLegalDocumentVersionKind {
+    impl ::std::convert::TryFrom<::std::string::String> for PublishLegalDocumentVersionKind {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -2661,14 +2487,12 @@ another entity already has).*/
         ///The text, in Markdown: 1 to 100000 characters, not only spaces.
         pub body: PublishVersionInputBody,
         /**When the version takes effect (RFC 3339). Absent, `null`, or a time already past: at
-once (the stored `effectiveAt` is then the publication time).*/
+        once (the stored `effectiveAt` is then the publication time).*/
         #[serde(
             rename = "effectiveAt",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub effective_at: ::std::option::Option<
-            ::chrono::DateTime<::chrono::offset::Utc>,
-        >,
+        pub effective_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
     }
     impl PublishVersionInput {
         pub fn builder() -> builder::PublishVersionInput {
@@ -2692,30 +2516,26 @@ once (the stored `effectiveAt` is then the publication time).*/
     }
     impl ::std::str::FromStr for PublishVersionInputBody {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 100000usize {
                 return Err("longer than 100000 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*[^\\x00\\s][^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^[^\\x00]*[^\\x00\\s][^\\x00]*$").unwrap()
+                });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    "doesn't match pattern \"^[^\\x00]*[^\\x00\\s][^\\x00]*$\"".into(),
-                );
+                return Err("doesn't match pattern \"^[^\\x00]*[^\\x00\\s][^\\x00]*$\"".into());
             }
             Ok(Self(value.to_string()))
         }
     }
     impl ::std::convert::TryFrom<&str> for PublishVersionInputBody {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2767,11 +2587,9 @@ once (the stored `effectiveAt` is then the publication time).*/
     }
     impl ::std::str::FromStr for RefreshRequestRefreshToken {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -2780,9 +2598,7 @@ once (the stored `effectiveAt` is then the publication time).*/
     }
     impl ::std::convert::TryFrom<&str> for RefreshRequestRefreshToken {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2810,15 +2626,15 @@ once (the stored `effectiveAt` is then the publication time).*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct RegisterRequest {
         /**How the account is addressed in mails; up to 100 characters, no line breaks or other
-control characters. Blank counts as none.*/
+        control characters. Blank counts as none.*/
         #[serde(
             rename = "displayName",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub display_name: ::std::option::Option<RegisterRequestDisplayName>,
         /**The account's email address; one account per address. A plain address
-(`name@example.com`: no display name, quotes or comments), at most 254 characters;
-internationalised domain names are accepted.*/
+        (`name@example.com`: no display name, quotes or comments), at most 254 characters;
+        internationalised domain names are accepted.*/
         pub email: RegisterRequestEmail,
         ///10 to 128 characters.
         pub password: RegisterRequestPassword,
@@ -2829,7 +2645,7 @@ internationalised domain names are accepted.*/
         }
     }
     /**How the account is addressed in mails; up to 100 characters, no line breaks or other
-control characters. Blank counts as none.*/
+    control characters. Blank counts as none.*/
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct RegisterRequestDisplayName(::std::string::String);
@@ -2846,27 +2662,23 @@ control characters. Blank counts as none.*/
     }
     impl ::std::str::FromStr for RegisterRequestDisplayName {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 100usize {
                 return Err("longer than 100 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00-\\x1f\\x7f-\\x9f]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^[^\\x00-\\x1f\\x7f-\\x9f]*$").unwrap()
+                });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    "doesn't match pattern \"^[^\\x00-\\x1f\\x7f-\\x9f]*$\"".into(),
-                );
+                return Err("doesn't match pattern \"^[^\\x00-\\x1f\\x7f-\\x9f]*$\"".into());
             }
             Ok(Self(value.to_string()))
         }
     }
     impl ::std::convert::TryFrom<&str> for RegisterRequestDisplayName {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2891,8 +2703,8 @@ control characters. Blank counts as none.*/
         }
     }
     /**The account's email address; one account per address. A plain address
-(`name@example.com`: no display name, quotes or comments), at most 254 characters;
-internationalised domain names are accepted.*/
+    (`name@example.com`: no display name, quotes or comments), at most 254 characters;
+    internationalised domain names are accepted.*/
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct RegisterRequestEmail(::std::string::String);
@@ -2909,9 +2721,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for RegisterRequestEmail {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 254usize {
                 return Err("longer than 254 characters".into());
             }
@@ -2920,9 +2730,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for RegisterRequestEmail {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -2963,17 +2771,15 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for RegisterRequestPassword {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 128usize {
                 return Err("longer than 128 characters".into());
             }
             if value.chars().count() < 10usize {
                 return Err("shorter than 10 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -2982,9 +2788,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for RegisterRequestPassword {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3025,19 +2829,15 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for ResetPasswordIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -3049,9 +2849,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for ResetPasswordIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3099,25 +2897,22 @@ internationalised domain names are accepted.*/
             &self.0
         }
     }
-    impl ::std::convert::From<ResetPasswordRequestNewPassword>
-    for ::std::string::String {
+    impl ::std::convert::From<ResetPasswordRequestNewPassword> for ::std::string::String {
         fn from(value: ResetPasswordRequestNewPassword) -> Self {
             value.0
         }
     }
     impl ::std::str::FromStr for ResetPasswordRequestNewPassword {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 128usize {
                 return Err("longer than 128 characters".into());
             }
             if value.chars().count() < 10usize {
                 return Err("shorter than 10 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3126,14 +2921,11 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for ResetPasswordRequestNewPassword {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for ResetPasswordRequestNewPassword {
+    impl ::std::convert::TryFrom<::std::string::String> for ResetPasswordRequestNewPassword {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -3170,11 +2962,9 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for ResetPasswordRequestToken {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3183,9 +2973,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for ResetPasswordRequestToken {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3226,11 +3014,9 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for RevokeSessionId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3239,9 +3025,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for RevokeSessionId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3275,27 +3059,22 @@ internationalised domain names are accepted.*/
             &self.0
         }
     }
-    impl ::std::convert::From<SendEmailConfirmationIdempotencyKey>
-    for ::std::string::String {
+    impl ::std::convert::From<SendEmailConfirmationIdempotencyKey> for ::std::string::String {
         fn from(value: SendEmailConfirmationIdempotencyKey) -> Self {
             value.0
         }
     }
     impl ::std::str::FromStr for SendEmailConfirmationIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -3307,14 +3086,11 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for SendEmailConfirmationIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for SendEmailConfirmationIdempotencyKey {
+    impl ::std::convert::TryFrom<::std::string::String> for SendEmailConfirmationIdempotencyKey {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -3351,19 +3127,15 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for SendNotificationIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])+\")$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])+\")$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])+\")$\""
@@ -3375,14 +3147,11 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for SendNotificationIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for SendNotificationIdempotencyKey {
+    impl ::std::convert::TryFrom<::std::string::String> for SendNotificationIdempotencyKey {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -3442,11 +3211,9 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for StartOAuthSignInProvider {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3455,9 +3222,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for StartOAuthSignInProvider {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3498,11 +3263,9 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for StartOAuthSignInRedirectUri {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3511,9 +3274,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for StartOAuthSignInRedirectUri {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3560,7 +3321,7 @@ internationalised domain names are accepted.*/
         Hash,
         Ord,
         PartialEq,
-        PartialOrd
+        PartialOrd,
     )]
     pub enum StreamEndReason {
         #[serde(rename = "sessionRevoked")]
@@ -3584,9 +3345,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::str::FromStr for StreamEndReason {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             match value {
                 "sessionRevoked" => Ok(Self::SessionRevoked),
                 "accountLocked" => Ok(Self::AccountLocked),
@@ -3598,9 +3357,7 @@ internationalised domain names are accepted.*/
     }
     impl ::std::convert::TryFrom<&str> for StreamEndReason {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3660,7 +3417,7 @@ internationalised domain names are accepted.*/
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub description: ::std::option::Option<ThingInputDescription>,
         /**Display name, 1 to 200 characters, not only spaces (leading and trailing spaces are
-trimmed).*/
+        trimmed).*/
         pub name: ThingInputName,
     }
     impl ThingInput {
@@ -3685,14 +3442,12 @@ trimmed).*/
     }
     impl ::std::str::FromStr for ThingInputDescription {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 2000usize {
                 return Err("longer than 2000 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3701,9 +3456,7 @@ trimmed).*/
     }
     impl ::std::convert::TryFrom<&str> for ThingInputDescription {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3728,7 +3481,7 @@ trimmed).*/
         }
     }
     /**Display name, 1 to 200 characters, not only spaces (leading and trailing spaces are
-trimmed).*/
+    trimmed).*/
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct ThingInputName(::std::string::String);
@@ -3745,30 +3498,26 @@ trimmed).*/
     }
     impl ::std::str::FromStr for ThingInputName {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 200usize {
                 return Err("longer than 200 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*[^\\x00\\s][^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^[^\\x00]*[^\\x00\\s][^\\x00]*$").unwrap()
+                });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    "doesn't match pattern \"^[^\\x00]*[^\\x00\\s][^\\x00]*$\"".into(),
-                );
+                return Err("doesn't match pattern \"^[^\\x00]*[^\\x00\\s][^\\x00]*$\"".into());
             }
             Ok(Self(value.to_string()))
         }
     }
     impl ::std::convert::TryFrom<&str> for ThingInputName {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3793,7 +3542,7 @@ trimmed).*/
         }
     }
     /**A JSON Merge Patch (RFC 7396) of a thing: a field left out stays as it is; `description:
-null` removes the description. `name` cannot be removed.*/
+    null` removes the description. `name` cannot be removed.*/
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct ThingPatch {
         ///A new description (up to 2000 characters), or `null` to remove it.
@@ -3825,14 +3574,12 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for ThingPatchDescription {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 2000usize {
                 return Err("longer than 2000 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3841,9 +3588,7 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::convert::TryFrom<&str> for ThingPatchDescription {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3884,30 +3629,26 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for ThingPatchName {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 200usize {
                 return Err("longer than 200 characters".into());
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*[^\\x00\\s][^\\x00]*$").unwrap() });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^[^\\x00]*[^\\x00\\s][^\\x00]*$").unwrap()
+                });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    "doesn't match pattern \"^[^\\x00]*[^\\x00\\s][^\\x00]*$\"".into(),
-                );
+                return Err("doesn't match pattern \"^[^\\x00]*[^\\x00\\s][^\\x00]*$\"".into());
             }
             Ok(Self(value.to_string()))
         }
     }
     impl ::std::convert::TryFrom<&str> for ThingPatchName {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -3969,11 +3710,9 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for UnlinkIdentityId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -3982,9 +3721,7 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::convert::TryFrom<&str> for UnlinkIdentityId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -4025,19 +3762,15 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for UnlinkIdentityIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -4049,14 +3782,11 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::convert::TryFrom<&str> for UnlinkIdentityIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for UnlinkIdentityIdempotencyKey {
+    impl ::std::convert::TryFrom<::std::string::String> for UnlinkIdentityIdempotencyKey {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -4093,11 +3823,9 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for UnlockUserId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -4106,9 +3834,7 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::convert::TryFrom<&str> for UnlockUserId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -4159,11 +3885,9 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for UpdateThingId {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[^\\x00]*$").unwrap() });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
             if PATTERN.find(value).is_none() {
                 return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
             }
@@ -4172,9 +3896,7 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::convert::TryFrom<&str> for UpdateThingId {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -4215,19 +3937,15 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for UpdateThingIdempotencyKey {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             if value.chars().count() > 255usize {
                 return Err("longer than 255 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$",
-                    )
-                    .unwrap()
-            });
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
@@ -4239,9 +3957,7 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::convert::TryFrom<&str> for UpdateThingIdempotencyKey {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -4282,16 +3998,12 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::str::FromStr for UpdateThingIfMatch {
         type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            {
-                ::regress::Regex::new(
-                        "^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$",
-                    )
-                    .unwrap()
-            });
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$")
+                        .unwrap()
+                });
             if PATTERN.find(value).is_none() {
                 return Err(
                     "doesn't match pattern \"^(\\*|((W/)?\"[!#-~]*\"(, ?(W/)?\"[!#-~]*\")*)?)$\""
@@ -4303,9 +4015,7 @@ null` removes the description. `name` cannot be removed.*/
     }
     impl ::std::convert::TryFrom<&str> for UpdateThingIfMatch {
         type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
         }
     }
@@ -4362,10 +4072,7 @@ null` removes the description. `name` cannot be removed.*/
                 ::chrono::DateTime<::chrono::offset::Utc>,
                 ::std::string::String,
             >,
-            client_address: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            client_address: ::std::result::Result<::std::string::String, ::std::string::String>,
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
             kind: ::std::result::Result<::std::string::String, ::std::string::String>,
             request_id: ::std::result::Result<
@@ -4383,9 +4090,7 @@ null` removes the description. `name` cannot be removed.*/
             fn default() -> Self {
                 Self {
                     accepted_at: Err("no value supplied for accepted_at".to_string()),
-                    client_address: Err(
-                        "no value supplied for client_address".to_string(),
-                    ),
+                    client_address: Err("no value supplied for client_address".to_string()),
                     id: Err("no value supplied for id".to_string()),
                     kind: Err("no value supplied for kind".to_string()),
                     request_id: Ok(Default::default()),
@@ -4403,9 +4108,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.accepted_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for accepted_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for accepted_at: {e}"));
                 self
             }
             pub fn client_address<T>(mut self, value: T) -> Self
@@ -4413,13 +4116,9 @@ null` removes the description. `name` cannot be removed.*/
                 T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
-                self.client_address = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for client_address: {e}"
-                        )
-                    });
+                self.client_address = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for client_address: {e}")
+                });
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -4439,9 +4138,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.kind = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for kind: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for kind: {e}"));
                 self
             }
             pub fn request_id<T>(mut self, value: T) -> Self
@@ -4451,9 +4148,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.request_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for request_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for request_id: {e}"));
                 self
             }
             pub fn user_agent<T>(mut self, value: T) -> Self
@@ -4463,9 +4158,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.user_agent = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for user_agent: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for user_agent: {e}"));
                 self
             }
             pub fn user_id<T>(mut self, value: T) -> Self
@@ -4475,9 +4168,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.user_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for user_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for user_id: {e}"));
                 self
             }
             pub fn version<T>(mut self, value: T) -> Self
@@ -4487,9 +4178,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.version = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for version: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for version: {e}"));
                 self
             }
         }
@@ -4526,14 +4215,8 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct AcceptanceInput {
-            kind: ::std::result::Result<
-                super::AcceptanceInputKind,
-                ::std::string::String,
-            >,
-            version: ::std::result::Result<
-                ::std::num::NonZeroU32,
-                ::std::string::String,
-            >,
+            kind: ::std::result::Result<super::AcceptanceInputKind, ::std::string::String>,
+            version: ::std::result::Result<::std::num::NonZeroU32, ::std::string::String>,
         }
         impl ::std::default::Default for AcceptanceInput {
             fn default() -> Self {
@@ -4551,9 +4234,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.kind = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for kind: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for kind: {e}"));
                 self
             }
             pub fn version<T>(mut self, value: T) -> Self
@@ -4563,9 +4244,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.version = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for version: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for version: {e}"));
                 self
             }
         }
@@ -4591,20 +4270,14 @@ null` removes the description. `name` cannot be removed.*/
         #[derive(Clone, Debug)]
         pub struct AuditEntryView {
             action: ::std::result::Result<::std::string::String, ::std::string::String>,
-            actor_id: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            actor_id: ::std::result::Result<::std::string::String, ::std::string::String>,
             at_ms: ::std::result::Result<i64, ::std::string::String>,
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
             request_id: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            target_id: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            target_id: ::std::result::Result<::std::string::String, ::std::string::String>,
         }
         impl ::std::default::Default for AuditEntryView {
             fn default() -> Self {
@@ -4626,9 +4299,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.action = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for action: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for action: {e}"));
                 self
             }
             pub fn actor_id<T>(mut self, value: T) -> Self
@@ -4638,9 +4309,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.actor_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for actor_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for actor_id: {e}"));
                 self
             }
             pub fn at_ms<T>(mut self, value: T) -> Self
@@ -4650,9 +4319,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.at_ms = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for at_ms: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for at_ms: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -4672,9 +4339,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.request_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for request_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for request_id: {e}"));
                 self
             }
             pub fn target_id<T>(mut self, value: T) -> Self
@@ -4684,9 +4349,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.target_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for target_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for target_id: {e}"));
                 self
             }
         }
@@ -4719,10 +4382,7 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct AuthorizationView {
-            authorization_url: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            authorization_url: ::std::result::Result<::std::string::String, ::std::string::String>,
             binding: ::std::result::Result<::std::string::String, ::std::string::String>,
             expires_at_ms: ::std::result::Result<i64, ::std::string::String>,
             state: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -4730,13 +4390,9 @@ null` removes the description. `name` cannot be removed.*/
         impl ::std::default::Default for AuthorizationView {
             fn default() -> Self {
                 Self {
-                    authorization_url: Err(
-                        "no value supplied for authorization_url".to_string(),
-                    ),
+                    authorization_url: Err("no value supplied for authorization_url".to_string()),
                     binding: Err("no value supplied for binding".to_string()),
-                    expires_at_ms: Err(
-                        "no value supplied for expires_at_ms".to_string(),
-                    ),
+                    expires_at_ms: Err("no value supplied for expires_at_ms".to_string()),
                     state: Err("no value supplied for state".to_string()),
                 }
             }
@@ -4747,13 +4403,9 @@ null` removes the description. `name` cannot be removed.*/
                 T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
-                self.authorization_url = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for authorization_url: {e}"
-                        )
-                    });
+                self.authorization_url = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for authorization_url: {e}")
+                });
                 self
             }
             pub fn binding<T>(mut self, value: T) -> Self
@@ -4763,9 +4415,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.binding = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for binding: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for binding: {e}"));
                 self
             }
             pub fn expires_at_ms<T>(mut self, value: T) -> Self
@@ -4775,9 +4425,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.expires_at_ms = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for expires_at_ms: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for expires_at_ms: {e}"));
                 self
             }
             pub fn state<T>(mut self, value: T) -> Self
@@ -4787,9 +4435,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.state = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for state: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for state: {e}"));
                 self
             }
         }
@@ -4818,22 +4464,12 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct CodeExchangeRequest {
-            binding: ::std::result::Result<
-                super::CodeExchangeRequestBinding,
-                ::std::string::String,
-            >,
-            code: ::std::result::Result<
-                super::CodeExchangeRequestCode,
-                ::std::string::String,
-            >,
-            redirect_uri: ::std::result::Result<
-                super::CodeExchangeRequestRedirectUri,
-                ::std::string::String,
-            >,
-            state: ::std::result::Result<
-                super::CodeExchangeRequestState,
-                ::std::string::String,
-            >,
+            binding:
+                ::std::result::Result<super::CodeExchangeRequestBinding, ::std::string::String>,
+            code: ::std::result::Result<super::CodeExchangeRequestCode, ::std::string::String>,
+            redirect_uri:
+                ::std::result::Result<super::CodeExchangeRequestRedirectUri, ::std::string::String>,
+            state: ::std::result::Result<super::CodeExchangeRequestState, ::std::string::String>,
         }
         impl ::std::default::Default for CodeExchangeRequest {
             fn default() -> Self {
@@ -4853,9 +4489,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.binding = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for binding: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for binding: {e}"));
                 self
             }
             pub fn code<T>(mut self, value: T) -> Self
@@ -4865,9 +4499,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.code = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for code: {e}"));
                 self
             }
             pub fn redirect_uri<T>(mut self, value: T) -> Self
@@ -4877,9 +4509,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.redirect_uri = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for redirect_uri: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for redirect_uri: {e}"));
                 self
             }
             pub fn state<T>(mut self, value: T) -> Self
@@ -4889,14 +4519,11 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.state = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for state: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for state: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<CodeExchangeRequest>
-        for super::CodeExchangeRequest {
+        impl ::std::convert::TryFrom<CodeExchangeRequest> for super::CodeExchangeRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: CodeExchangeRequest,
@@ -4921,10 +4548,7 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct ConfirmEmailRequest {
-            token: ::std::result::Result<
-                super::ConfirmEmailRequestToken,
-                ::std::string::String,
-            >,
+            token: ::std::result::Result<super::ConfirmEmailRequestToken, ::std::string::String>,
         }
         impl ::std::default::Default for ConfirmEmailRequest {
             fn default() -> Self {
@@ -4941,24 +4565,25 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.token = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for token: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for token: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<ConfirmEmailRequest>
-        for super::ConfirmEmailRequest {
+        impl ::std::convert::TryFrom<ConfirmEmailRequest> for super::ConfirmEmailRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ConfirmEmailRequest,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self { token: value.token? })
+                Ok(Self {
+                    token: value.token?,
+                })
             }
         }
         impl ::std::convert::From<super::ConfirmEmailRequest> for ConfirmEmailRequest {
             fn from(value: super::ConfirmEmailRequest) -> Self {
-                Self { token: Ok(value.token) }
+                Self {
+                    token: Ok(value.token),
+                }
             }
         }
         #[derive(Clone, Debug)]
@@ -4994,9 +4619,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.body = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for body: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for body: {e}"));
                 self
             }
             pub fn effective_at<T>(mut self, value: T) -> Self
@@ -5006,9 +4629,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.effective_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for effective_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for effective_at: {e}"));
                 self
             }
             pub fn kind<T>(mut self, value: T) -> Self
@@ -5018,9 +4639,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.kind = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for kind: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for kind: {e}"));
                 self
             }
             pub fn published_at<T>(mut self, value: T) -> Self
@@ -5030,9 +4649,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.published_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for published_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for published_at: {e}"));
                 self
             }
             pub fn version<T>(mut self, value: T) -> Self
@@ -5042,9 +4659,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.version = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for version: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for version: {e}"));
                 self
             }
         }
@@ -5075,10 +4690,7 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct EmailRequest {
-            email: ::std::result::Result<
-                super::EmailRequestEmail,
-                ::std::string::String,
-            >,
+            email: ::std::result::Result<super::EmailRequestEmail, ::std::string::String>,
         }
         impl ::std::default::Default for EmailRequest {
             fn default() -> Self {
@@ -5095,9 +4707,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.email = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for email: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for email: {e}"));
                 self
             }
         }
@@ -5106,20 +4716,21 @@ null` removes the description. `name` cannot be removed.*/
             fn try_from(
                 value: EmailRequest,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self { email: value.email? })
+                Ok(Self {
+                    email: value.email?,
+                })
             }
         }
         impl ::std::convert::From<super::EmailRequest> for EmailRequest {
             fn from(value: super::EmailRequest) -> Self {
-                Self { email: Ok(value.email) }
+                Self {
+                    email: Ok(value.email),
+                }
             }
         }
         #[derive(Clone, Debug)]
         pub struct HealthReport {
-            database: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            database: ::std::result::Result<::std::string::String, ::std::string::String>,
             redis: ::std::result::Result<::std::string::String, ::std::string::String>,
             redis_topology: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
@@ -5145,9 +4756,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.database = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for database: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for database: {e}"));
                 self
             }
             pub fn redis<T>(mut self, value: T) -> Self
@@ -5157,9 +4766,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.redis = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for redis: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for redis: {e}"));
                 self
             }
             pub fn redis_topology<T>(mut self, value: T) -> Self
@@ -5167,13 +4774,9 @@ null` removes the description. `name` cannot be removed.*/
                 T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.redis_topology = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for redis_topology: {e}"
-                        )
-                    });
+                self.redis_topology = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for redis_topology: {e}")
+                });
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -5183,9 +4786,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for status: {e}"));
                 self
             }
         }
@@ -5221,10 +4822,7 @@ null` removes the description. `name` cannot be removed.*/
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
             last_used_at_ms: ::std::result::Result<i64, ::std::string::String>,
             linked_at_ms: ::std::result::Result<i64, ::std::string::String>,
-            provider: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            provider: ::std::result::Result<::std::string::String, ::std::string::String>,
             subject: ::std::result::Result<::std::string::String, ::std::string::String>,
         }
         impl ::std::default::Default for IdentityView {
@@ -5232,9 +4830,7 @@ null` removes the description. `name` cannot be removed.*/
                 Self {
                     email: Ok(Default::default()),
                     id: Err("no value supplied for id".to_string()),
-                    last_used_at_ms: Err(
-                        "no value supplied for last_used_at_ms".to_string(),
-                    ),
+                    last_used_at_ms: Err("no value supplied for last_used_at_ms".to_string()),
                     linked_at_ms: Err("no value supplied for linked_at_ms".to_string()),
                     provider: Err("no value supplied for provider".to_string()),
                     subject: Err("no value supplied for subject".to_string()),
@@ -5249,9 +4845,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.email = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for email: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for email: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -5269,13 +4863,9 @@ null` removes the description. `name` cannot be removed.*/
                 T: ::std::convert::TryInto<i64>,
                 T::Error: ::std::fmt::Display,
             {
-                self.last_used_at_ms = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for last_used_at_ms: {e}"
-                        )
-                    });
+                self.last_used_at_ms = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for last_used_at_ms: {e}")
+                });
                 self
             }
             pub fn linked_at_ms<T>(mut self, value: T) -> Self
@@ -5285,9 +4875,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.linked_at_ms = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for linked_at_ms: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for linked_at_ms: {e}"));
                 self
             }
             pub fn provider<T>(mut self, value: T) -> Self
@@ -5297,9 +4885,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.provider = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for provider: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for provider: {e}"));
                 self
             }
             pub fn subject<T>(mut self, value: T) -> Self
@@ -5309,9 +4895,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.subject = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for subject: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for subject: {e}"));
                 self
             }
         }
@@ -5344,14 +4928,8 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct LoginRequest {
-            email: ::std::result::Result<
-                super::LoginRequestEmail,
-                ::std::string::String,
-            >,
-            password: ::std::result::Result<
-                super::LoginRequestPassword,
-                ::std::string::String,
-            >,
+            email: ::std::result::Result<super::LoginRequestEmail, ::std::string::String>,
+            password: ::std::result::Result<super::LoginRequestPassword, ::std::string::String>,
         }
         impl ::std::default::Default for LoginRequest {
             fn default() -> Self {
@@ -5369,9 +4947,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.email = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for email: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for email: {e}"));
                 self
             }
             pub fn password<T>(mut self, value: T) -> Self
@@ -5381,9 +4957,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.password = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for password: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for password: {e}"));
                 self
             }
         }
@@ -5425,9 +4999,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.marked = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for marked: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for marked: {e}"));
                 self
             }
         }
@@ -5436,20 +5008,22 @@ null` removes the description. `name` cannot be removed.*/
             fn try_from(
                 value: MarkedRead,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self { marked: value.marked? })
+                Ok(Self {
+                    marked: value.marked?,
+                })
             }
         }
         impl ::std::convert::From<super::MarkedRead> for MarkedRead {
             fn from(value: super::MarkedRead) -> Self {
-                Self { marked: Ok(value.marked) }
+                Self {
+                    marked: Ok(value.marked),
+                }
             }
         }
         #[derive(Clone, Debug)]
         pub struct MyAcceptances {
-            accepted: ::std::result::Result<
-                ::std::vec::Vec<super::Acceptance>,
-                ::std::string::String,
-            >,
+            accepted:
+                ::std::result::Result<::std::vec::Vec<super::Acceptance>, ::std::string::String>,
             pending: ::std::result::Result<
                 ::std::vec::Vec<super::PendingVersion>,
                 ::std::string::String,
@@ -5471,9 +5045,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.accepted = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for accepted: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for accepted: {e}"));
                 self
             }
             pub fn pending<T>(mut self, value: T) -> Self
@@ -5483,9 +5055,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.pending = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for pending: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for pending: {e}"));
                 self
             }
         }
@@ -5510,22 +5080,11 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct NewNotification {
-            body: ::std::result::Result<
-                super::NewNotificationBody,
-                ::std::string::String,
-            >,
-            channels: ::std::result::Result<
-                ::std::vec::Vec<super::Channel>,
-                ::std::string::String,
-            >,
-            recipient_id: ::std::result::Result<
-                super::NewNotificationRecipientId,
-                ::std::string::String,
-            >,
-            title: ::std::result::Result<
-                super::NewNotificationTitle,
-                ::std::string::String,
-            >,
+            body: ::std::result::Result<super::NewNotificationBody, ::std::string::String>,
+            channels: ::std::result::Result<::std::vec::Vec<super::Channel>, ::std::string::String>,
+            recipient_id:
+                ::std::result::Result<super::NewNotificationRecipientId, ::std::string::String>,
+            title: ::std::result::Result<super::NewNotificationTitle, ::std::string::String>,
         }
         impl ::std::default::Default for NewNotification {
             fn default() -> Self {
@@ -5545,9 +5104,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.body = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for body: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for body: {e}"));
                 self
             }
             pub fn channels<T>(mut self, value: T) -> Self
@@ -5557,9 +5114,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.channels = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for channels: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for channels: {e}"));
                 self
             }
             pub fn recipient_id<T>(mut self, value: T) -> Self
@@ -5569,9 +5124,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.recipient_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for recipient_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for recipient_id: {e}"));
                 self
             }
             pub fn title<T>(mut self, value: T) -> Self
@@ -5581,9 +5134,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.title = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for title: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for title: {e}"));
                 self
             }
         }
@@ -5613,10 +5164,7 @@ null` removes the description. `name` cannot be removed.*/
         #[derive(Clone, Debug)]
         pub struct Notification {
             body: ::std::result::Result<::std::string::String, ::std::string::String>,
-            channels: ::std::result::Result<
-                ::std::vec::Vec<super::Channel>,
-                ::std::string::String,
-            >,
+            channels: ::std::result::Result<::std::vec::Vec<super::Channel>, ::std::string::String>,
             created_at: ::std::result::Result<
                 ::chrono::DateTime<::chrono::offset::Utc>,
                 ::std::string::String,
@@ -5626,10 +5174,7 @@ null` removes the description. `name` cannot be removed.*/
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
             >,
-            sender_id: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            sender_id: ::std::result::Result<::std::string::String, ::std::string::String>,
             title: ::std::result::Result<::std::string::String, ::std::string::String>,
         }
         impl ::std::default::Default for Notification {
@@ -5653,9 +5198,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.body = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for body: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for body: {e}"));
                 self
             }
             pub fn channels<T>(mut self, value: T) -> Self
@@ -5665,9 +5208,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.channels = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for channels: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for channels: {e}"));
                 self
             }
             pub fn created_at<T>(mut self, value: T) -> Self
@@ -5677,9 +5218,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.created_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -5695,15 +5234,13 @@ null` removes the description. `name` cannot be removed.*/
             pub fn read_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                >,
+                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                    >,
                 T::Error: ::std::fmt::Display,
             {
                 self.read_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for read_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for read_at: {e}"));
                 self
             }
             pub fn sender_id<T>(mut self, value: T) -> Self
@@ -5713,9 +5250,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.sender_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sender_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for sender_id: {e}"));
                 self
             }
             pub fn title<T>(mut self, value: T) -> Self
@@ -5725,9 +5260,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.title = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for title: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for title: {e}"));
                 self
             }
         }
@@ -5788,9 +5321,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.items = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for items: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for items: {e}"));
                 self
             }
             pub fn page<T>(mut self, value: T) -> Self
@@ -5800,9 +5331,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for page: {e}"));
                 self
             }
             pub fn per_page<T>(mut self, value: T) -> Self
@@ -5812,9 +5341,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.per_page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for per_page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for per_page: {e}"));
                 self
             }
             pub fn total<T>(mut self, value: T) -> Self
@@ -5824,9 +5351,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.total = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total: {e}"));
                 self
             }
         }
@@ -5881,9 +5406,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.items = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for items: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for items: {e}"));
                 self
             }
             pub fn page<T>(mut self, value: T) -> Self
@@ -5893,9 +5416,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for page: {e}"));
                 self
             }
             pub fn per_page<T>(mut self, value: T) -> Self
@@ -5905,9 +5426,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.per_page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for per_page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for per_page: {e}"));
                 self
             }
             pub fn total<T>(mut self, value: T) -> Self
@@ -5917,14 +5436,11 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.total = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<PageDocumentVersion>
-        for super::PageDocumentVersion {
+        impl ::std::convert::TryFrom<PageDocumentVersion> for super::PageDocumentVersion {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: PageDocumentVersion,
@@ -5949,10 +5465,8 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct PageNotification {
-            items: ::std::result::Result<
-                ::std::vec::Vec<super::Notification>,
-                ::std::string::String,
-            >,
+            items:
+                ::std::result::Result<::std::vec::Vec<super::Notification>, ::std::string::String>,
             page: ::std::result::Result<u32, ::std::string::String>,
             per_page: ::std::result::Result<u32, ::std::string::String>,
             total: ::std::result::Result<u64, ::std::string::String>,
@@ -5975,9 +5489,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.items = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for items: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for items: {e}"));
                 self
             }
             pub fn page<T>(mut self, value: T) -> Self
@@ -5987,9 +5499,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for page: {e}"));
                 self
             }
             pub fn per_page<T>(mut self, value: T) -> Self
@@ -5999,9 +5509,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.per_page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for per_page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for per_page: {e}"));
                 self
             }
             pub fn total<T>(mut self, value: T) -> Self
@@ -6011,9 +5519,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.total = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total: {e}"));
                 self
             }
         }
@@ -6042,10 +5548,7 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct PageThing {
-            items: ::std::result::Result<
-                ::std::vec::Vec<super::Thing>,
-                ::std::string::String,
-            >,
+            items: ::std::result::Result<::std::vec::Vec<super::Thing>, ::std::string::String>,
             page: ::std::result::Result<u32, ::std::string::String>,
             per_page: ::std::result::Result<u32, ::std::string::String>,
             total: ::std::result::Result<u64, ::std::string::String>,
@@ -6068,9 +5571,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.items = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for items: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for items: {e}"));
                 self
             }
             pub fn page<T>(mut self, value: T) -> Self
@@ -6080,9 +5581,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for page: {e}"));
                 self
             }
             pub fn per_page<T>(mut self, value: T) -> Self
@@ -6092,9 +5591,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.per_page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for per_page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for per_page: {e}"));
                 self
             }
             pub fn total<T>(mut self, value: T) -> Self
@@ -6104,9 +5601,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.total = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total: {e}"));
                 self
             }
         }
@@ -6135,10 +5630,7 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct PageUserView {
-            items: ::std::result::Result<
-                ::std::vec::Vec<super::UserView>,
-                ::std::string::String,
-            >,
+            items: ::std::result::Result<::std::vec::Vec<super::UserView>, ::std::string::String>,
             page: ::std::result::Result<u32, ::std::string::String>,
             per_page: ::std::result::Result<u32, ::std::string::String>,
             total: ::std::result::Result<u64, ::std::string::String>,
@@ -6161,9 +5653,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.items = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for items: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for items: {e}"));
                 self
             }
             pub fn page<T>(mut self, value: T) -> Self
@@ -6173,9 +5663,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for page: {e}"));
                 self
             }
             pub fn per_page<T>(mut self, value: T) -> Self
@@ -6185,9 +5673,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.per_page = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for per_page: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for per_page: {e}"));
                 self
             }
             pub fn total<T>(mut self, value: T) -> Self
@@ -6197,9 +5683,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.total = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for total: {e}"));
                 self
             }
         }
@@ -6254,9 +5738,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.effective_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for effective_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for effective_at: {e}"));
                 self
             }
             pub fn kind<T>(mut self, value: T) -> Self
@@ -6266,9 +5748,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.kind = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for kind: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for kind: {e}"));
                 self
             }
             pub fn required<T>(mut self, value: T) -> Self
@@ -6278,9 +5758,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.required = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for required: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for required: {e}"));
                 self
             }
             pub fn version<T>(mut self, value: T) -> Self
@@ -6290,9 +5768,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.version = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for version: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for version: {e}"));
                 self
             }
         }
@@ -6362,9 +5838,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.detail = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for detail: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for detail: {e}"));
                 self
             }
             pub fn field<T>(mut self, value: T) -> Self
@@ -6374,9 +5848,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.field = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for field: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for field: {e}"));
                 self
             }
             pub fn instance<T>(mut self, value: T) -> Self
@@ -6386,9 +5858,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.instance = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for instance: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for instance: {e}"));
                 self
             }
             pub fn request_id<T>(mut self, value: T) -> Self
@@ -6398,9 +5868,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.request_id = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for request_id: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for request_id: {e}"));
                 self
             }
             pub fn status<T>(mut self, value: T) -> Self
@@ -6410,9 +5878,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.status = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for status: {e}"));
                 self
             }
             pub fn title<T>(mut self, value: T) -> Self
@@ -6422,9 +5888,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.title = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for title: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for title: {e}"));
                 self
             }
             pub fn type_<T>(mut self, value: T) -> Self
@@ -6434,9 +5898,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.type_ = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for type_: {e}"));
                 self
             }
         }
@@ -6471,10 +5933,7 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct ProviderView {
-            display_name: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            display_name: ::std::result::Result<::std::string::String, ::std::string::String>,
             name: ::std::result::Result<::std::string::String, ::std::string::String>,
         }
         impl ::std::default::Default for ProviderView {
@@ -6493,9 +5952,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.display_name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for display_name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for display_name: {e}"));
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -6505,9 +5962,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
         }
@@ -6532,10 +5987,7 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct PublishVersionInput {
-            body: ::std::result::Result<
-                super::PublishVersionInputBody,
-                ::std::string::String,
-            >,
+            body: ::std::result::Result<super::PublishVersionInputBody, ::std::string::String>,
             effective_at: ::std::result::Result<
                 ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
                 ::std::string::String,
@@ -6557,28 +6009,23 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.body = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for body: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for body: {e}"));
                 self
             }
             pub fn effective_at<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-                >,
+                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                    >,
                 T::Error: ::std::fmt::Display,
             {
                 self.effective_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for effective_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for effective_at: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<PublishVersionInput>
-        for super::PublishVersionInput {
+        impl ::std::convert::TryFrom<PublishVersionInput> for super::PublishVersionInput {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: PublishVersionInput,
@@ -6599,10 +6046,8 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct RefreshRequest {
-            refresh_token: ::std::result::Result<
-                super::RefreshRequestRefreshToken,
-                ::std::string::String,
-            >,
+            refresh_token:
+                ::std::result::Result<super::RefreshRequestRefreshToken, ::std::string::String>,
         }
         impl ::std::default::Default for RefreshRequest {
             fn default() -> Self {
@@ -6619,9 +6064,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.refresh_token = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for refresh_token: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for refresh_token: {e}"));
                 self
             }
         }
@@ -6648,14 +6091,8 @@ null` removes the description. `name` cannot be removed.*/
                 ::std::option::Option<super::RegisterRequestDisplayName>,
                 ::std::string::String,
             >,
-            email: ::std::result::Result<
-                super::RegisterRequestEmail,
-                ::std::string::String,
-            >,
-            password: ::std::result::Result<
-                super::RegisterRequestPassword,
-                ::std::string::String,
-            >,
+            email: ::std::result::Result<super::RegisterRequestEmail, ::std::string::String>,
+            password: ::std::result::Result<super::RegisterRequestPassword, ::std::string::String>,
         }
         impl ::std::default::Default for RegisterRequest {
             fn default() -> Self {
@@ -6670,15 +6107,13 @@ null` removes the description. `name` cannot be removed.*/
             pub fn display_name<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::std::option::Option<super::RegisterRequestDisplayName>,
-                >,
+                        ::std::option::Option<super::RegisterRequestDisplayName>,
+                    >,
                 T::Error: ::std::fmt::Display,
             {
                 self.display_name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for display_name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for display_name: {e}"));
                 self
             }
             pub fn email<T>(mut self, value: T) -> Self
@@ -6688,9 +6123,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.email = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for email: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for email: {e}"));
                 self
             }
             pub fn password<T>(mut self, value: T) -> Self
@@ -6700,9 +6133,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.password = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for password: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for password: {e}"));
                 self
             }
         }
@@ -6733,10 +6164,7 @@ null` removes the description. `name` cannot be removed.*/
                 super::ResetPasswordRequestNewPassword,
                 ::std::string::String,
             >,
-            token: ::std::result::Result<
-                super::ResetPasswordRequestToken,
-                ::std::string::String,
-            >,
+            token: ::std::result::Result<super::ResetPasswordRequestToken, ::std::string::String>,
         }
         impl ::std::default::Default for ResetPasswordRequest {
             fn default() -> Self {
@@ -6754,9 +6182,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.new_password = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for new_password: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for new_password: {e}"));
                 self
             }
             pub fn token<T>(mut self, value: T) -> Self
@@ -6766,14 +6192,11 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.token = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for token: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for token: {e}"));
                 self
             }
         }
-        impl ::std::convert::TryFrom<ResetPasswordRequest>
-        for super::ResetPasswordRequest {
+        impl ::std::convert::TryFrom<ResetPasswordRequest> for super::ResetPasswordRequest {
             type Error = super::error::ConversionError;
             fn try_from(
                 value: ResetPasswordRequest,
@@ -6807,17 +6230,11 @@ null` removes the description. `name` cannot be removed.*/
         impl ::std::default::Default for SessionView {
             fn default() -> Self {
                 Self {
-                    created_at_ms: Err(
-                        "no value supplied for created_at_ms".to_string(),
-                    ),
+                    created_at_ms: Err("no value supplied for created_at_ms".to_string()),
                     current: Err("no value supplied for current".to_string()),
-                    expires_at_ms: Err(
-                        "no value supplied for expires_at_ms".to_string(),
-                    ),
+                    expires_at_ms: Err("no value supplied for expires_at_ms".to_string()),
                     id: Err("no value supplied for id".to_string()),
-                    last_used_at_ms: Err(
-                        "no value supplied for last_used_at_ms".to_string(),
-                    ),
+                    last_used_at_ms: Err("no value supplied for last_used_at_ms".to_string()),
                     user_agent: Ok(Default::default()),
                 }
             }
@@ -6830,9 +6247,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.created_at_ms = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at_ms: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for created_at_ms: {e}"));
                 self
             }
             pub fn current<T>(mut self, value: T) -> Self
@@ -6842,9 +6257,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.current = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for current: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for current: {e}"));
                 self
             }
             pub fn expires_at_ms<T>(mut self, value: T) -> Self
@@ -6854,9 +6267,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.expires_at_ms = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for expires_at_ms: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for expires_at_ms: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -6874,13 +6285,9 @@ null` removes the description. `name` cannot be removed.*/
                 T: ::std::convert::TryInto<i64>,
                 T::Error: ::std::fmt::Display,
             {
-                self.last_used_at_ms = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for last_used_at_ms: {e}"
-                        )
-                    });
+                self.last_used_at_ms = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for last_used_at_ms: {e}")
+                });
                 self
             }
             pub fn user_agent<T>(mut self, value: T) -> Self
@@ -6890,9 +6297,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.user_agent = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for user_agent: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for user_agent: {e}"));
                 self
             }
         }
@@ -6944,9 +6349,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.detail = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for detail: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for detail: {e}"));
                 self
             }
             pub fn reason<T>(mut self, value: T) -> Self
@@ -6956,9 +6359,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.reason = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reason: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for reason: {e}"));
                 self
             }
         }
@@ -7019,9 +6420,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.created_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
                 self
             }
             pub fn description<T>(mut self, value: T) -> Self
@@ -7031,9 +6430,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.description = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for description: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for description: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -7053,9 +6450,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
             pub fn updated_at<T>(mut self, value: T) -> Self
@@ -7065,9 +6460,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.updated_at = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for updated_at: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for updated_at: {e}"));
                 self
             }
             pub fn version<T>(mut self, value: T) -> Self
@@ -7077,9 +6470,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.version = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for version: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for version: {e}"));
                 self
             }
         }
@@ -7129,16 +6520,12 @@ null` removes the description. `name` cannot be removed.*/
         impl ThingInput {
             pub fn description<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::ThingInputDescription>,
-                >,
+                T: ::std::convert::TryInto<::std::option::Option<super::ThingInputDescription>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.description = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for description: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for description: {e}"));
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -7148,9 +6535,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
         }
@@ -7195,16 +6580,12 @@ null` removes the description. `name` cannot be removed.*/
         impl ThingPatch {
             pub fn description<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::ThingPatchDescription>,
-                >,
+                T: ::std::convert::TryInto<::std::option::Option<super::ThingPatchDescription>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.description = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for description: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for description: {e}"));
                 self
             }
             pub fn name<T>(mut self, value: T) -> Self
@@ -7214,9 +6595,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for name: {e}"));
                 self
             }
         }
@@ -7241,28 +6620,17 @@ null` removes the description. `name` cannot be removed.*/
         }
         #[derive(Clone, Debug)]
         pub struct TokenResponse {
-            access_token: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            access_token: ::std::result::Result<::std::string::String, ::std::string::String>,
             expires_in: ::std::result::Result<u64, ::std::string::String>,
-            refresh_token: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
-            token_type: ::std::result::Result<
-                ::std::string::String,
-                ::std::string::String,
-            >,
+            refresh_token: ::std::result::Result<::std::string::String, ::std::string::String>,
+            token_type: ::std::result::Result<::std::string::String, ::std::string::String>,
         }
         impl ::std::default::Default for TokenResponse {
             fn default() -> Self {
                 Self {
                     access_token: Err("no value supplied for access_token".to_string()),
                     expires_in: Err("no value supplied for expires_in".to_string()),
-                    refresh_token: Err(
-                        "no value supplied for refresh_token".to_string(),
-                    ),
+                    refresh_token: Err("no value supplied for refresh_token".to_string()),
                     token_type: Err("no value supplied for token_type".to_string()),
                 }
             }
@@ -7275,9 +6643,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.access_token = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for access_token: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for access_token: {e}"));
                 self
             }
             pub fn expires_in<T>(mut self, value: T) -> Self
@@ -7287,9 +6653,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.expires_in = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for expires_in: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for expires_in: {e}"));
                 self
             }
             pub fn refresh_token<T>(mut self, value: T) -> Self
@@ -7299,9 +6663,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.refresh_token = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for refresh_token: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for refresh_token: {e}"));
                 self
             }
             pub fn token_type<T>(mut self, value: T) -> Self
@@ -7311,9 +6673,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.token_type = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for token_type: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for token_type: {e}"));
                 self
             }
         }
@@ -7359,9 +6719,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.count = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for count: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for count: {e}"));
                 self
             }
         }
@@ -7370,12 +6728,16 @@ null` removes the description. `name` cannot be removed.*/
             fn try_from(
                 value: UnreadCount,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self { count: value.count? })
+                Ok(Self {
+                    count: value.count?,
+                })
             }
         }
         impl ::std::convert::From<super::UnreadCount> for UnreadCount {
             fn from(value: super::UnreadCount) -> Self {
-                Self { count: Ok(value.count) }
+                Self {
+                    count: Ok(value.count),
+                }
             }
         }
         #[derive(Clone, Debug)]
@@ -7397,14 +6759,10 @@ null` removes the description. `name` cannot be removed.*/
         impl ::std::default::Default for UserView {
             fn default() -> Self {
                 Self {
-                    created_at_ms: Err(
-                        "no value supplied for created_at_ms".to_string(),
-                    ),
+                    created_at_ms: Err("no value supplied for created_at_ms".to_string()),
                     display_name: Ok(Default::default()),
                     email: Err("no value supplied for email".to_string()),
-                    email_confirmed: Err(
-                        "no value supplied for email_confirmed".to_string(),
-                    ),
+                    email_confirmed: Err("no value supplied for email_confirmed".to_string()),
                     id: Err("no value supplied for id".to_string()),
                     locked: Err("no value supplied for locked".to_string()),
                     roles: Err("no value supplied for roles".to_string()),
@@ -7419,9 +6777,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.created_at_ms = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at_ms: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for created_at_ms: {e}"));
                 self
             }
             pub fn display_name<T>(mut self, value: T) -> Self
@@ -7431,9 +6787,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.display_name = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for display_name: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for display_name: {e}"));
                 self
             }
             pub fn email<T>(mut self, value: T) -> Self
@@ -7443,9 +6797,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.email = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for email: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for email: {e}"));
                 self
             }
             pub fn email_confirmed<T>(mut self, value: T) -> Self
@@ -7453,13 +6805,9 @@ null` removes the description. `name` cannot be removed.*/
                 T: ::std::convert::TryInto<bool>,
                 T::Error: ::std::fmt::Display,
             {
-                self.email_confirmed = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for email_confirmed: {e}"
-                        )
-                    });
+                self.email_confirmed = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for email_confirmed: {e}")
+                });
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -7479,9 +6827,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.locked = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for locked: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for locked: {e}"));
                 self
             }
             pub fn roles<T>(mut self, value: T) -> Self
@@ -7491,9 +6837,7 @@ null` removes the description. `name` cannot be removed.*/
             {
                 self.roles = value
                     .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for roles: {e}")
-                    });
+                    .map_err(|e| format!("error converting supplied value for roles: {e}"));
                 self
             }
         }
@@ -7533,18 +6877,12 @@ null` removes the description. `name` cannot be removed.*/
         pub struct ConversionError(::std::borrow::Cow<'static, str>);
         impl ::std::error::Error for ConversionError {}
         impl ::std::fmt::Display for ConversionError {
-            fn fmt(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> Result<(), ::std::fmt::Error> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Display::fmt(&self.0, f)
             }
         }
         impl ::std::fmt::Debug for ConversionError {
-            fn fmt(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> Result<(), ::std::fmt::Error> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
                 ::std::fmt::Debug::fmt(&self.0, f)
             }
         }
@@ -7581,7 +6919,9 @@ impl Client {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
-            reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
+            reqwest::ClientBuilder::new()
+                .connect_timeout(dur)
+                .timeout(dur)
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
@@ -7623,783 +6963,781 @@ impl ClientHooks<crate::ClientOptions> for &Client {}
 impl Client {
     /**The audit of locks and unlocks
 
-Who locked or unlocked which account, when, and in which request (its `X-Request-Id`),
-newest first. Every lock and unlock is recorded in the same transaction as the change.
+    Who locked or unlocked which account, when, and in which request (its `X-Request-Id`),
+    newest first. Every lock and unlock is recorded in the same transaction as the change.
 
-Sends a `GET` request to `/api/v1/admin/audit`
+    Sends a `GET` request to `/api/v1/admin/audit`
 
-Arguments:
-- `page`: Page number, from 1.
-- `per_page`: Items per page, 1 to 100 (default 20).
-```ignore
-let response = client.list_admin_audit()
-    .page(page)
-    .per_page(per_page)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `page`: Page number, from 1.
+    - `per_page`: Items per page, 1 to 100 (default 20).
+    ```ignore
+    let response = client.list_admin_audit()
+        .page(page)
+        .per_page(per_page)
+        .send()
+        .await;
+    ```*/
     pub fn list_admin_audit(&self) -> builder::ListAdminAudit<'_> {
         builder::ListAdminAudit::new(self)
     }
     /**List accounts
 
-Sends a `GET` request to `/api/v1/admin/users`
+    Sends a `GET` request to `/api/v1/admin/users`
 
-Arguments:
-- `page`: Page number, from 1.
-- `per_page`: Items per page, 1 to 100 (default 20).
-```ignore
-let response = client.list_users()
-    .page(page)
-    .per_page(per_page)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `page`: Page number, from 1.
+    - `per_page`: Items per page, 1 to 100 (default 20).
+    ```ignore
+    let response = client.list_users()
+        .page(page)
+        .per_page(per_page)
+        .send()
+        .await;
+    ```*/
     pub fn list_users(&self) -> builder::ListUsers<'_> {
         builder::ListUsers::new(self)
     }
     /**Lock an account
 
-The account can no longer log in or refresh, and every session it has is revoked.
+    The account can no longer log in or refresh, and every session it has is revoked.
 
-Sends a `POST` request to `/api/v1/admin/users/{id}/lock`
+    Sends a `POST` request to `/api/v1/admin/users/{id}/lock`
 
-```ignore
-let response = client.lock_user()
-    .id(id)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.lock_user()
+        .id(id)
+        .send()
+        .await;
+    ```*/
     pub fn lock_user(&self) -> builder::LockUser<'_> {
         builder::LockUser::new(self)
     }
     /**Unlock an account
 
-Sends a `POST` request to `/api/v1/admin/users/{id}/unlock`
+    Sends a `POST` request to `/api/v1/admin/users/{id}/unlock`
 
-```ignore
-let response = client.unlock_user()
-    .id(id)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.unlock_user()
+        .id(id)
+        .send()
+        .await;
+    ```*/
     pub fn unlock_user(&self) -> builder::UnlockUser<'_> {
         builder::UnlockUser::new(self)
     }
     /**Confirm the email address
 
-With the token from a confirmation mail. The token works once.
+    With the token from a confirmation mail. The token works once.
 
-Sends a `POST` request to `/api/v1/auth/confirm-email`
+    Sends a `POST` request to `/api/v1/auth/confirm-email`
 
-Arguments:
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `body`
-```ignore
-let response = client.confirm_email()
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `body`
+    ```ignore
+    let response = client.confirm_email()
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn confirm_email(&self) -> builder::ConfirmEmail<'_> {
         builder::ConfirmEmail::new(self)
     }
     /**Ask for a password-reset link
 
-Mails a single-use reset link if an account has this email. Answers 202 whether or not
-one does, so the answer reveals nothing about which emails are registered.
+    Mails a single-use reset link if an account has this email. Answers 202 whether or not
+    one does, so the answer reveals nothing about which emails are registered.
 
-Sends a `POST` request to `/api/v1/auth/forgot-password`
+    Sends a `POST` request to `/api/v1/auth/forgot-password`
 
-Arguments:
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. This operation's effect is not in the database (queues the request in this process; the link is made and mailed after the answer, so that its timing reveals nothing): if the service fails after the effect and before it keeps the response, a retry executes again.
-- `body`
-```ignore
-let response = client.forgot_password()
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. This operation's effect is not in the database (queues the request in this process; the link is made and mailed after the answer, so that its timing reveals nothing): if the service fails after the effect and before it keeps the response, a retry executes again.
+    - `body`
+    ```ignore
+    let response = client.forgot_password()
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn forgot_password(&self) -> builder::ForgotPassword<'_> {
         builder::ForgotPassword::new(self)
     }
     /**The caller's linked provider accounts
 
-Sends a `GET` request to `/api/v1/auth/identities`
+    Sends a `GET` request to `/api/v1/auth/identities`
 
-```ignore
-let response = client.list_identities()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.list_identities()
+        .send()
+        .await;
+    ```*/
     pub fn list_identities(&self) -> builder::ListIdentities<'_> {
         builder::ListIdentities::new(self)
     }
     /**Remove a linked provider account
 
-That provider account no longer signs in to the caller's account (signing in with it
-again follows the first-sign-in rule). Sessions already open stay open: revoke them
-with the sessions operations. 409 when it is the account's only way to sign in.
+    That provider account no longer signs in to the caller's account (signing in with it
+    again follows the first-sign-in rule). Sessions already open stay open: revoke them
+    with the sessions operations. 409 when it is the account's only way to sign in.
 
-Sends a `DELETE` request to `/api/v1/auth/identities/{id}`
+    Sends a `DELETE` request to `/api/v1/auth/identities/{id}`
 
-Arguments:
-- `id`
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-```ignore
-let response = client.unlink_identity()
-    .id(id)
-    .idempotency_key(idempotency_key)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `id`
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    ```ignore
+    let response = client.unlink_identity()
+        .id(id)
+        .idempotency_key(idempotency_key)
+        .send()
+        .await;
+    ```*/
     pub fn unlink_identity(&self) -> builder::UnlinkIdentity<'_> {
         builder::UnlinkIdentity::new(self)
     }
     /**Log in
 
-Answers a fresh access and refresh token pair. An unknown email and a wrong password get
-the same 401; a locked or (when required) unconfirmed account gets 403 once the password
-is right. 429 with `Retry-After` after too many failed attempts on one account from one
-address, on one account from anywhere, or from one address on any accounts; a successful
-login clears the count of its account and address.
+    Answers a fresh access and refresh token pair. An unknown email and a wrong password get
+    the same 401; a locked or (when required) unconfirmed account gets 403 once the password
+    is right. 429 with `Retry-After` after too many failed attempts on one account from one
+    address, on one account from anywhere, or from one address on any accounts; a successful
+    login clears the count of its account and address.
 
-Sends a `POST` request to `/api/v1/auth/login`
+    Sends a `POST` request to `/api/v1/auth/login`
 
-```ignore
-let response = client.login()
-    .body(body)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.login()
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn login(&self) -> builder::Login<'_> {
         builder::Login::new(self)
     }
     /**The caller's account
 
-Sends a `GET` request to `/api/v1/auth/me`
+    Sends a `GET` request to `/api/v1/auth/me`
 
-```ignore
-let response = client.me()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.me()
+        .send()
+        .await;
+    ```*/
     pub fn me(&self) -> builder::Me<'_> {
         builder::Me::new(self)
     }
     /**The sign-in providers
 
-The OpenID Connect providers accounts can sign in with, for a front end's buttons.
+    The OpenID Connect providers accounts can sign in with, for a front end's buttons.
 
-Sends a `GET` request to `/api/v1/auth/oauth/providers`
+    Sends a `GET` request to `/api/v1/auth/oauth/providers`
 
-```ignore
-let response = client.list_o_auth_providers()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.list_o_auth_providers()
+        .send()
+        .await;
+    ```*/
     pub fn list_o_auth_providers(&self) -> builder::ListOAuthProviders<'_> {
         builder::ListOAuthProviders::new(self)
     }
     /**Start signing in with a provider
 
-Answers the provider's authorization URL to send the browser to, with a fresh `state`,
-`nonce` and PKCE (S256) challenge; the service keeps the nonce and the PKCE verifier
-until the exchange (single use, for `oauth.state_ttl`). It also answers a `binding`, a
-secret for this client alone that never goes to the provider: keep it (e.g. in
-`sessionStorage`) and send it with the exchange, which refuses a `code` and `state`
-presented without it, so a sign-in can only be finished by the client that started it
-(not by whoever sees the redirect back, nor in a browser an attacker sent there with
-their own code). The provider sends the browser back to `redirectUri` with `code` and
-`state`: pass both, with the `binding`, to the exchange. 400 when `redirectUri` is not
-one this provider's settings allow (compared exactly); 429 when this address starts too
-many sign-ins; 502 when the provider cannot be reached.
+    Answers the provider's authorization URL to send the browser to, with a fresh `state`,
+    `nonce` and PKCE (S256) challenge; the service keeps the nonce and the PKCE verifier
+    until the exchange (single use, for `oauth.state_ttl`). It also answers a `binding`, a
+    secret for this client alone that never goes to the provider: keep it (e.g. in
+    `sessionStorage`) and send it with the exchange, which refuses a `code` and `state`
+    presented without it, so a sign-in can only be finished by the client that started it
+    (not by whoever sees the redirect back, nor in a browser an attacker sent there with
+    their own code). The provider sends the browser back to `redirectUri` with `code` and
+    `state`: pass both, with the `binding`, to the exchange. 400 when `redirectUri` is not
+    one this provider's settings allow (compared exactly); 429 when this address starts too
+    many sign-ins; 502 when the provider cannot be reached.
 
-Sends a `GET` request to `/api/v1/auth/oauth/{provider}/authorize`
+    Sends a `GET` request to `/api/v1/auth/oauth/{provider}/authorize`
 
-Arguments:
-- `provider`: The provider's name, from the providers list.
-- `redirect_uri`: Where the provider sends the browser back: one of the provider's allowed redirect
-URIs, exactly.
-```ignore
-let response = client.start_o_auth_sign_in()
-    .provider(provider)
-    .redirect_uri(redirect_uri)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `provider`: The provider's name, from the providers list.
+    - `redirect_uri`: Where the provider sends the browser back: one of the provider's allowed redirect
+    URIs, exactly.
+    ```ignore
+    let response = client.start_o_auth_sign_in()
+        .provider(provider)
+        .redirect_uri(redirect_uri)
+        .send()
+        .await;
+    ```*/
     pub fn start_o_auth_sign_in(&self) -> builder::StartOAuthSignIn<'_> {
         builder::StartOAuthSignIn::new(self)
     }
     /**Complete signing in with a provider
 
-Exchanges the `code` the provider sent the browser back with (and the kept PKCE
-verifier), validates the ID token (signature from the provider's published keys,
-issuer, audience, expiry and the kept nonce), and answers a token pair and session
-exactly as a login does. The `state` works once, for this provider and redirect URI,
-and only with the `binding` that `authorize` answered for it: without it the exchange
-is refused (400) and the state stays for the client that holds it.
+    Exchanges the `code` the provider sent the browser back with (and the kept PKCE
+    verifier), validates the ID token (signature from the provider's published keys,
+    issuer, audience, expiry and the kept nonce), and answers a token pair and session
+    exactly as a login does. The `state` works once, for this provider and redirect URI,
+    and only with the `binding` that `authorize` answered for it: without it the exchange
+    is refused (400) and the state stays for the client that holds it.
 
-The account: the one this provider account is linked to; on a first sign-in, the
-account with the same email address, linked only when the provider asserts the
-address verified **and** the account has confirmed it; else a new account with that
-verified address (unless the service makes none). Locked accounts are refused.
+    The account: the one this provider account is linked to; on a first sign-in, the
+    account with the same email address, linked only when the provider asserts the
+    address verified **and** the account has confirmed it; else a new account with that
+    verified address (unless the service makes none). Locked accounts are refused.
 
-Sends a `POST` request to `/api/v1/auth/oauth/{provider}/exchange`
+    Sends a `POST` request to `/api/v1/auth/oauth/{provider}/exchange`
 
-Arguments:
-- `provider`: The provider's name, as given to `authorize`.
-- `body`
-```ignore
-let response = client.exchange_o_auth_code()
-    .provider(provider)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `provider`: The provider's name, as given to `authorize`.
+    - `body`
+    ```ignore
+    let response = client.exchange_o_auth_code()
+        .provider(provider)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn exchange_o_auth_code(&self) -> builder::ExchangeOAuthCode<'_> {
         builder::ExchangeOAuthCode::new(self)
     }
     /**Refresh the token pair
 
-Exchanges a refresh token for a new pair; the presented one stops working. Presenting a
-refresh token that was already exchanged revokes its whole session (it was stolen or
-replayed) and answers 401.
+    Exchanges a refresh token for a new pair; the presented one stops working. Presenting a
+    refresh token that was already exchanged revokes its whole session (it was stolen or
+    replayed) and answers 401.
 
-Sends a `POST` request to `/api/v1/auth/refresh`
+    Sends a `POST` request to `/api/v1/auth/refresh`
 
-```ignore
-let response = client.refresh()
-    .body(body)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.refresh()
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn refresh(&self) -> builder::Refresh<'_> {
         builder::Refresh::new(self)
     }
     /**Register an account
 
-Creates an account and mails a link to confirm the address. 409 when the email is taken;
-429 when this address registers too often.
+    Creates an account and mails a link to confirm the address. 409 when the email is taken;
+    429 when this address registers too often.
 
-Sends a `POST` request to `/api/v1/auth/register`
+    Sends a `POST` request to `/api/v1/auth/register`
 
-```ignore
-let response = client.register()
-    .body(body)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.register()
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn register(&self) -> builder::Register<'_> {
         builder::Register::new(self)
     }
     /**Reset the password
 
-Sets a new password with the token from a reset mail, and ends every session of the
-account. Any reset link mailed works until it expires or one of them is used: using one
-spends them all.
+    Sets a new password with the token from a reset mail, and ends every session of the
+    account. Any reset link mailed works until it expires or one of them is used: using one
+    spends them all.
 
-Sends a `POST` request to `/api/v1/auth/reset-password`
+    Sends a `POST` request to `/api/v1/auth/reset-password`
 
-Arguments:
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `body`
-```ignore
-let response = client.reset_password()
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `body`
+    ```ignore
+    let response = client.reset_password()
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn reset_password(&self) -> builder::ResetPassword<'_> {
         builder::ResetPassword::new(self)
     }
     /**Log out
 
-Revokes the session of the given refresh token.
+    Revokes the session of the given refresh token.
 
-Sends a `POST` request to `/api/v1/auth/revoke`
+    Sends a `POST` request to `/api/v1/auth/revoke`
 
-```ignore
-let response = client.revoke()
-    .body(body)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.revoke()
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn revoke(&self) -> builder::Revoke<'_> {
         builder::Revoke::new(self)
     }
     /**Ask for an email-confirmation link
 
-Mails a new confirmation link if an unconfirmed account has this email. Answers 202
-either way.
+    Mails a new confirmation link if an unconfirmed account has this email. Answers 202
+    either way.
 
-Sends a `POST` request to `/api/v1/auth/send-email-confirmation`
+    Sends a `POST` request to `/api/v1/auth/send-email-confirmation`
 
-Arguments:
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. This operation's effect is not in the database (queues the request in this process; the link is made and mailed after the answer, so that its timing reveals nothing): if the service fails after the effect and before it keeps the response, a retry executes again.
-- `body`
-```ignore
-let response = client.send_email_confirmation()
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. This operation's effect is not in the database (queues the request in this process; the link is made and mailed after the answer, so that its timing reveals nothing): if the service fails after the effect and before it keeps the response, a retry executes again.
+    - `body`
+    ```ignore
+    let response = client.send_email_confirmation()
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn send_email_confirmation(&self) -> builder::SendEmailConfirmation<'_> {
         builder::SendEmailConfirmation::new(self)
     }
     /**The caller's active sessions
 
-Sends a `GET` request to `/api/v1/auth/sessions`
+    Sends a `GET` request to `/api/v1/auth/sessions`
 
-```ignore
-let response = client.list_sessions()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.list_sessions()
+        .send()
+        .await;
+    ```*/
     pub fn list_sessions(&self) -> builder::ListSessions<'_> {
         builder::ListSessions::new(self)
     }
     /**Revoke one of the caller's sessions
 
-Sends a `POST` request to `/api/v1/auth/sessions/{id}/revoke`
+    Sends a `POST` request to `/api/v1/auth/sessions/{id}/revoke`
 
-```ignore
-let response = client.revoke_session()
-    .id(id)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.revoke_session()
+        .id(id)
+        .send()
+        .await;
+    ```*/
     pub fn revoke_session(&self) -> builder::RevokeSession<'_> {
         builder::RevokeSession::new(self)
     }
     /**Accept a version of a legal document
 
-Records that the caller accepts the current version of a kind, with the time, the
-client address and the `User-Agent`: `201` with the record. Accepting a version the
-caller already accepted answers `200` with the first record and records nothing (with or
-without an `Idempotency-Key`). Only the current version can be accepted: `409` for a
-superseded version or one not yet in effect, `404` for a version that does not exist.
+    Records that the caller accepts the current version of a kind, with the time, the
+    client address and the `User-Agent`: `201` with the record. Accepting a version the
+    caller already accepted answers `200` with the first record and records nothing (with or
+    without an `Idempotency-Key`). Only the current version can be accepted: `409` for a
+    superseded version or one not yet in effect, `404` for a version that does not exist.
 
-Sends a `POST` request to `/api/v1/legal/acceptances`
+    Sends a `POST` request to `/api/v1/legal/acceptances`
 
-Arguments:
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `body`
-```ignore
-let response = client.accept_legal_document()
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `body`
+    ```ignore
+    let response = client.accept_legal_document()
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn accept_legal_document(&self) -> builder::AcceptLegalDocument<'_> {
         builder::AcceptLegalDocument::new(self)
     }
     /**What the caller accepted
 
-Every acceptance the caller made (newest first), and the current versions they have not
-accepted yet; `required` marks those the service refuses other requests without.
+    Every acceptance the caller made (newest first), and the current versions they have not
+    accepted yet; `required` marks those the service refuses other requests without.
 
-Sends a `GET` request to `/api/v1/legal/acceptances/me`
+    Sends a `GET` request to `/api/v1/legal/acceptances/me`
 
-```ignore
-let response = client.get_my_legal_acceptances()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.get_my_legal_acceptances()
+        .send()
+        .await;
+    ```*/
     pub fn get_my_legal_acceptances(&self) -> builder::GetMyLegalAcceptances<'_> {
         builder::GetMyLegalAcceptances::new(self)
     }
     /**List the current legal documents
 
-The current version of each kind of document: the highest-numbered version whose
-`effectiveAt` has come. Kinds whose versions all take effect later are not listed.
-Needs no authentication.
+    The current version of each kind of document: the highest-numbered version whose
+    `effectiveAt` has come. Kinds whose versions all take effect later are not listed.
+    Needs no authentication.
 
-Sends a `GET` request to `/api/v1/legal/documents`
+    Sends a `GET` request to `/api/v1/legal/documents`
 
-Arguments:
-- `page`: Page number, from 1.
-- `per_page`: Items per page, 1 to 100 (default 20).
-```ignore
-let response = client.list_legal_documents()
-    .page(page)
-    .per_page(per_page)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `page`: Page number, from 1.
+    - `per_page`: Items per page, 1 to 100 (default 20).
+    ```ignore
+    let response = client.list_legal_documents()
+        .page(page)
+        .per_page(per_page)
+        .send()
+        .await;
+    ```*/
     pub fn list_legal_documents(&self) -> builder::ListLegalDocuments<'_> {
         builder::ListLegalDocuments::new(self)
     }
     /**Publish a new version of a legal document (administrators)
 
-The service numbers the version: one more than the latest version of that kind (the
-first is 1). Versions are immutable. The version becomes the current one at
-`effectiveAt` (at once without it), unless a higher-numbered version is in effect by
-then. Send an `Idempotency-Key`: a retry with the same key and body gets the first answer
-back instead of publishing a second version (the answer is committed with the version).
-`403` for a caller who is not an administrator.
+    The service numbers the version: one more than the latest version of that kind (the
+    first is 1). Versions are immutable. The version becomes the current one at
+    `effectiveAt` (at once without it), unless a higher-numbered version is in effect by
+    then. Send an `Idempotency-Key`: a retry with the same key and body gets the first answer
+    back instead of publishing a second version (the answer is committed with the version).
+    `403` for a caller who is not an administrator.
 
-Sends a `POST` request to `/api/v1/legal/documents/{kind}/versions`
+    Sends a `POST` request to `/api/v1/legal/documents/{kind}/versions`
 
-Arguments:
-- `kind`: The kind of document: a lowercase slug such as `terms` or `privacy`.
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `body`
-```ignore
-let response = client.publish_legal_document_version()
-    .kind(kind)
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
-    pub fn publish_legal_document_version(
-        &self,
-    ) -> builder::PublishLegalDocumentVersion<'_> {
+    Arguments:
+    - `kind`: The kind of document: a lowercase slug such as `terms` or `privacy`.
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `body`
+    ```ignore
+    let response = client.publish_legal_document_version()
+        .kind(kind)
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
+    pub fn publish_legal_document_version(&self) -> builder::PublishLegalDocumentVersion<'_> {
         builder::PublishLegalDocumentVersion::new(self)
     }
     /**Get one version of a legal document
 
-Any published version, current, superseded or not yet in effect. Needs no
-authentication.
+    Any published version, current, superseded or not yet in effect. Needs no
+    authentication.
 
-Sends a `GET` request to `/api/v1/legal/documents/{kind}/versions/{version}`
+    Sends a `GET` request to `/api/v1/legal/documents/{kind}/versions/{version}`
 
-Arguments:
-- `kind`: The kind of document: a lowercase slug such as `terms` or `privacy`.
-- `version`: The version number, from 1.
-```ignore
-let response = client.get_legal_document_version()
-    .kind(kind)
-    .version(version)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `kind`: The kind of document: a lowercase slug such as `terms` or `privacy`.
+    - `version`: The version number, from 1.
+    ```ignore
+    let response = client.get_legal_document_version()
+        .kind(kind)
+        .version(version)
+        .send()
+        .await;
+    ```*/
     pub fn get_legal_document_version(&self) -> builder::GetLegalDocumentVersion<'_> {
         builder::GetLegalDocumentVersion::new(self)
     }
     /**List the caller's notifications
 
-Newest first; only the unread ones with `unread=true`. `total` counts every one that
-matches.
+    Newest first; only the unread ones with `unread=true`. `total` counts every one that
+    matches.
 
-Sends a `GET` request to `/api/v1/notifications`
+    Sends a `GET` request to `/api/v1/notifications`
 
-Arguments:
-- `page`: Page number, from 1.
-- `per_page`: Items per page, 1 to 100 (default 20).
-- `unread`: Only the unread ones.
-```ignore
-let response = client.list_notifications()
-    .page(page)
-    .per_page(per_page)
-    .unread(unread)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `page`: Page number, from 1.
+    - `per_page`: Items per page, 1 to 100 (default 20).
+    - `unread`: Only the unread ones.
+    ```ignore
+    let response = client.list_notifications()
+        .page(page)
+        .per_page(per_page)
+        .unread(unread)
+        .send()
+        .await;
+    ```*/
     pub fn list_notifications(&self) -> builder::ListNotifications<'_> {
         builder::ListNotifications::new(self)
     }
     /**Send a notification
 
-For administrators and callers with the `notifications:send` role. The notification
-appears in the recipient's list and live stream (`inApp`) and is mailed to the
-recipient's confirmed address (`email`; nothing is mailed to an unconfirmed one). The mail
-is queued with the notification in one transaction and sent at least once, retried with
-backoff while the mail server fails.
+    For administrators and callers with the `notifications:send` role. The notification
+    appears in the recipient's list and live stream (`inApp`) and is mailed to the
+    recipient's confirmed address (`email`; nothing is mailed to an unconfirmed one). The mail
+    is queued with the notification in one transaction and sent at least once, retried with
+    backoff while the mail server fails.
 
-An `Idempotency-Key` is required: a retry with the same key gets the first 201 back
-instead of notifying the recipient twice.
+    An `Idempotency-Key` is required: a retry with the same key gets the first 201 back
+    instead of notifying the recipient twice.
 
-Sends a `POST` request to `/api/v1/notifications`
+    Sends a `POST` request to `/api/v1/notifications`
 
-Arguments:
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. Required: a request without a key answers 400. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `body`
-```ignore
-let response = client.send_notification()
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. Required: a request without a key answers 400. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `body`
+    ```ignore
+    let response = client.send_notification()
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn send_notification(&self) -> builder::SendNotification<'_> {
         builder::SendNotification::new(self)
     }
     /**Mark every notification read
 
-Answers how many were unread.
+    Answers how many were unread.
 
-Sends a `POST` request to `/api/v1/notifications/read-all`
+    Sends a `POST` request to `/api/v1/notifications/read-all`
 
-```ignore
-let response = client.mark_all_notifications_read()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.mark_all_notifications_read()
+        .send()
+        .await;
+    ```*/
     pub fn mark_all_notifications_read(&self) -> builder::MarkAllNotificationsRead<'_> {
         builder::MarkAllNotificationsRead::new(self)
     }
     /**Stream the caller's new notifications
 
-Server-sent events (`text/event-stream`): one `message` event per notification sent to
-the caller from now on, its data the notification as JSON, whichever instance of the
-service it was sent through. A comment line every 15 seconds keeps the connection open
-through proxies. A stream that falls far behind skips ahead; the list has everything.
+    Server-sent events (`text/event-stream`): one `message` event per notification sent to
+    the caller from now on, its data the notification as JSON, whichever instance of the
+    service it was sent through. A comment line every 15 seconds keeps the connection open
+    through proxies. A stream that falls far behind skips ahead; the list has everything.
 
-The stream lives no longer than what opened it: when the access token expires, or its
-session ends (logged out, revoked, the account locked, the password changed; on
-whichever instance that happened), a last event `end` says why (its data a `StreamEnd`:
-`reason` and `detail`) and the stream closes. Refresh the token (or sign in again) and
-open a new stream. It also ends, without that event, when the instance shuts down:
-reconnect.
+    The stream lives no longer than what opened it: when the access token expires, or its
+    session ends (logged out, revoked, the account locked, the password changed; on
+    whichever instance that happened), a last event `end` says why (its data a `StreamEnd`:
+    `reason` and `detail`) and the stream closes. Refresh the token (or sign in again) and
+    open a new stream. It also ends, without that event, when the instance shuts down:
+    reconnect.
 
-Sends a `GET` request to `/api/v1/notifications/stream`
+    Sends a `GET` request to `/api/v1/notifications/stream`
 
-```ignore
-let response = client.stream_notifications()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.stream_notifications()
+        .send()
+        .await;
+    ```*/
     pub fn stream_notifications(&self) -> builder::StreamNotifications<'_> {
         builder::StreamNotifications::new(self)
     }
     /**Count the caller's unread notifications
 
-Sends a `GET` request to `/api/v1/notifications/unread-count`
+    Sends a `GET` request to `/api/v1/notifications/unread-count`
 
-```ignore
-let response = client.count_unread_notifications()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.count_unread_notifications()
+        .send()
+        .await;
+    ```*/
     pub fn count_unread_notifications(&self) -> builder::CountUnreadNotifications<'_> {
         builder::CountUnreadNotifications::new(self)
     }
     /**Get one of the caller's notifications
 
-Sends a `GET` request to `/api/v1/notifications/{id}`
+    Sends a `GET` request to `/api/v1/notifications/{id}`
 
-```ignore
-let response = client.get_notification()
-    .id(id)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.get_notification()
+        .id(id)
+        .send()
+        .await;
+    ```*/
     pub fn get_notification(&self) -> builder::GetNotification<'_> {
         builder::GetNotification::new(self)
     }
     /**Delete a notification
 
-A mail of it not sent yet is not sent. A retry with the same `Idempotency-Key` gets the
-first 204 back rather than a 404.
+    A mail of it not sent yet is not sent. A retry with the same `Idempotency-Key` gets the
+    first 204 back rather than a 404.
 
-Sends a `DELETE` request to `/api/v1/notifications/{id}`
+    Sends a `DELETE` request to `/api/v1/notifications/{id}`
 
-Arguments:
-- `id`
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-```ignore
-let response = client.delete_notification()
-    .id(id)
-    .idempotency_key(idempotency_key)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `id`
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    ```ignore
+    let response = client.delete_notification()
+        .id(id)
+        .idempotency_key(idempotency_key)
+        .send()
+        .await;
+    ```*/
     pub fn delete_notification(&self) -> builder::DeleteNotification<'_> {
         builder::DeleteNotification::new(self)
     }
     /**Mark a notification read
 
-A notification already read keeps the time it was first read.
+    A notification already read keeps the time it was first read.
 
-Sends a `POST` request to `/api/v1/notifications/{id}/read`
+    Sends a `POST` request to `/api/v1/notifications/{id}/read`
 
-```ignore
-let response = client.mark_notification_read()
-    .id(id)
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.mark_notification_read()
+        .id(id)
+        .send()
+        .await;
+    ```*/
     pub fn mark_notification_read(&self) -> builder::MarkNotificationRead<'_> {
         builder::MarkNotificationRead::new(self)
     }
     /**List the caller's things
 
-Returns one page of the caller's things, in the order `sort` names (oldest first by
-default), those whose name contains `nameContains` (ignoring the case of ASCII letters)
-when it is given.
-`total` counts every thing that matches.
+    Returns one page of the caller's things, in the order `sort` names (oldest first by
+    default), those whose name contains `nameContains` (ignoring the case of ASCII letters)
+    when it is given.
+    `total` counts every thing that matches.
 
-Sends a `GET` request to `/api/v1/things`
+    Sends a `GET` request to `/api/v1/things`
 
-Arguments:
-- `name_contains`: Only things whose name contains this text, ignoring the case of ASCII letters.
-- `page`: Page number, from 1.
-- `per_page`: Items per page, 1 to 100 (default 20).
-- `sort`: The order: `createdAt` (the default), `updatedAt` or `name`, or one of them after
-`-` for the reverse.
-```ignore
-let response = client.list_things()
-    .name_contains(name_contains)
-    .page(page)
-    .per_page(per_page)
-    .sort(sort)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `name_contains`: Only things whose name contains this text, ignoring the case of ASCII letters.
+    - `page`: Page number, from 1.
+    - `per_page`: Items per page, 1 to 100 (default 20).
+    - `sort`: The order: `createdAt` (the default), `updatedAt` or `name`, or one of them after
+    `-` for the reverse.
+    ```ignore
+    let response = client.list_things()
+        .name_contains(name_contains)
+        .page(page)
+        .per_page(per_page)
+        .sort(sort)
+        .send()
+        .await;
+    ```*/
     pub fn list_things(&self) -> builder::ListThings<'_> {
         builder::ListThings::new(self)
     }
     /**Create a thing
 
-Send an `Idempotency-Key` to make retries safe: a retry with the same key and body
-returns the first response instead of creating a second thing.
+    Send an `Idempotency-Key` to make retries safe: a retry with the same key and body
+    returns the first response instead of creating a second thing.
 
-Sends a `POST` request to `/api/v1/things`
+    Sends a `POST` request to `/api/v1/things`
 
-Arguments:
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `body`
-```ignore
-let response = client.create_thing()
-    .idempotency_key(idempotency_key)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `body`
+    ```ignore
+    let response = client.create_thing()
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn create_thing(&self) -> builder::CreateThing<'_> {
         builder::CreateThing::new(self)
     }
     /**Get one thing
 
-The `ETag` names this version: send it back as `If-Match` to change or delete the
-thing, or as `If-None-Match` to get 304 Not Modified while it has not changed.
+    The `ETag` names this version: send it back as `If-Match` to change or delete the
+    thing, or as `If-None-Match` to get 304 Not Modified while it has not changed.
 
-Sends a `GET` request to `/api/v1/things/{id}`
+    Sends a `GET` request to `/api/v1/things/{id}`
 
-Arguments:
-- `id`
-- `if_none_match`: The `ETag` of the version you hold: 304 Not Modified while it is still current.
-```ignore
-let response = client.get_thing()
-    .id(id)
-    .if_none_match(if_none_match)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `id`
+    - `if_none_match`: The `ETag` of the version you hold: 304 Not Modified while it is still current.
+    ```ignore
+    let response = client.get_thing()
+        .id(id)
+        .if_none_match(if_none_match)
+        .send()
+        .await;
+    ```*/
     pub fn get_thing(&self) -> builder::GetThing<'_> {
         builder::GetThing::new(self)
     }
     /**Replace a thing
 
-Sets every field of the thing, if it is still the version `If-Match` names (its
-`ETag`): 412 when it changed since, 428 without `If-Match` (unless the service turns
-`things.require_if_match` off). Repeating the same request with the same
-`Idempotency-Key` gets the first 200 back, not a 412 against the version it wrote.
+    Sets every field of the thing, if it is still the version `If-Match` names (its
+    `ETag`): 412 when it changed since, 428 without `If-Match` (unless the service turns
+    `things.require_if_match` off). Repeating the same request with the same
+    `Idempotency-Key` gets the first 200 back, not a 412 against the version it wrote.
 
-Sends a `PUT` request to `/api/v1/things/{id}`
+    Sends a `PUT` request to `/api/v1/things/{id}`
 
-Arguments:
-- `id`
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `if_match`: The `ETag` of the version this change is based on: 412 when the thing changed since.
-- `body`
-```ignore
-let response = client.update_thing()
-    .id(id)
-    .idempotency_key(idempotency_key)
-    .if_match(if_match)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `id`
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `if_match`: The `ETag` of the version this change is based on: 412 when the thing changed since.
+    - `body`
+    ```ignore
+    let response = client.update_thing()
+        .id(id)
+        .idempotency_key(idempotency_key)
+        .if_match(if_match)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn update_thing(&self) -> builder::UpdateThing<'_> {
         builder::UpdateThing::new(self)
     }
     /**Delete a thing
 
-Deletes the thing if it is still the version `If-Match` names: 412 when it changed
-since (or is gone), 428 without `If-Match` (unless `things.require_if_match` is off;
-then a thing that is not there answers 204 too). A retry with the same
-`Idempotency-Key` gets the first 204 back.
+    Deletes the thing if it is still the version `If-Match` names: 412 when it changed
+    since (or is gone), 428 without `If-Match` (unless `things.require_if_match` is off;
+    then a thing that is not there answers 204 too). A retry with the same
+    `Idempotency-Key` gets the first 204 back.
 
-Sends a `DELETE` request to `/api/v1/things/{id}`
+    Sends a `DELETE` request to `/api/v1/things/{id}`
 
-Arguments:
-- `id`
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `if_match`: The `ETag` of the version this change is based on: 412 when the thing changed since.
-```ignore
-let response = client.delete_thing()
-    .id(id)
-    .idempotency_key(idempotency_key)
-    .if_match(if_match)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `id`
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `if_match`: The `ETag` of the version this change is based on: 412 when the thing changed since.
+    ```ignore
+    let response = client.delete_thing()
+        .id(id)
+        .idempotency_key(idempotency_key)
+        .if_match(if_match)
+        .send()
+        .await;
+    ```*/
     pub fn delete_thing(&self) -> builder::DeleteThing<'_> {
         builder::DeleteThing::new(self)
     }
     /**Change some fields of a thing
 
-A JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`): fields left
-out stay as they are, `"description": null` removes the description. Conditional on
-`If-Match` like a replacement.
+    A JSON Merge Patch (RFC 7396, `Content-Type: application/merge-patch+json`): fields left
+    out stay as they are, `"description": null` removes the description. Conditional on
+    `If-Match` like a replacement.
 
-Sends a `PATCH` request to `/api/v1/things/{id}`
+    Sends a `PATCH` request to `/api/v1/things/{id}`
 
-Arguments:
-- `id`
-- `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
-- `if_match`: The `ETag` of the version this change is based on: 412 when the thing changed since.
-- `body`: A change to some fields of a thing.
-```ignore
-let response = client.patch_thing()
-    .id(id)
-    .idempotency_key(idempotency_key)
-    .if_match(if_match)
-    .body(body)
-    .send()
-    .await;
-```*/
+    Arguments:
+    - `id`
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `if_match`: The `ETag` of the version this change is based on: 412 when the thing changed since.
+    - `body`: A change to some fields of a thing.
+    ```ignore
+    let response = client.patch_thing()
+        .id(id)
+        .idempotency_key(idempotency_key)
+        .if_match(if_match)
+        .body(body)
+        .send()
+        .await;
+    ```*/
     pub fn patch_thing(&self) -> builder::PatchThing<'_> {
         builder::PatchThing::new(self)
     }
     /**Liveness
 
-Answers 200 while the process is up. Checks no dependency, so an outage of the database or
-Redis never gets the process restarted. Point a Kubernetes liveness probe here.
+    Answers 200 while the process is up. Checks no dependency, so an outage of the database or
+    Redis never gets the process restarted. Point a Kubernetes liveness probe here.
 
-Sends a `GET` request to `/health/live`
+    Sends a `GET` request to `/health/live`
 
-```ignore
-let response = client.health_live()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.health_live()
+        .send()
+        .await;
+    ```*/
     pub fn health_live(&self) -> builder::HealthLive<'_> {
         builder::HealthLive::new(self)
     }
     /**Readiness
 
-Answers whether this instance can serve: 503 only when the database does not answer. A
-Redis outage answers 200 with `status: degraded` and `redis: unavailable`: every instance
-shares that Redis, so taking them out of rotation for it would turn a degraded service
-into no service. Point a load balancer's health check or a Kubernetes readiness probe here.
+    Answers whether this instance can serve: 503 only when the database does not answer. A
+    Redis outage answers 200 with `status: degraded` and `redis: unavailable`: every instance
+    shares that Redis, so taking them out of rotation for it would turn a degraded service
+    into no service. Point a load balancer's health check or a Kubernetes readiness probe here.
 
-Sends a `GET` request to `/health/ready`
+    Sends a `GET` request to `/health/ready`
 
-```ignore
-let response = client.health_ready()
-    .send()
-    .await;
-```*/
+    ```ignore
+    let response = client.health_ready()
+        .send()
+        .await;
+    ```*/
     pub fn health_ready(&self) -> builder::HealthReady<'_> {
         builder::HealthReady::new(self)
     }
@@ -8410,12 +7748,12 @@ pub mod builder {
     use super::types;
     #[allow(unused_imports)]
     use super::{
-        encode_path, ByteStream, ClientInfo, ClientHooks, Error, OperationInfo,
-        RequestBuilderExt, ResponseValue,
+        ByteStream, ClientHooks, ClientInfo, Error, OperationInfo, RequestBuilderExt,
+        ResponseValue, encode_path,
     };
     /**Builder for [`Client::list_admin_audit`]
 
-[`Client::list_admin_audit`]: super::Client::list_admin_audit*/
+    [`Client::list_admin_audit`]: super::Client::list_admin_audit*/
     #[derive(Debug, Clone)]
     pub struct ListAdminAudit<'a> {
         client: &'a super::Client,
@@ -8434,44 +7772,37 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for page failed"
-                        .to_string()
-                });
+            self.page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for page failed".to_string()
+            });
             self
         }
         pub fn per_page<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.per_page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for per_page failed"
-                        .to_string()
-                });
+            self.per_page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for per_page failed".to_string()
+            });
             self
         }
         ///Sends a `GET` request to `/api/v1/admin/audit`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::PageAuditEntryView>, Error<ByteStream>> {
-            let Self { client, page, per_page } = self;
+            let Self {
+                client,
+                page,
+                per_page,
+            } = self;
             let page = page.map_err(Error::InvalidRequest)?;
             let per_page = per_page.map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/admin/audit", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8503,7 +7834,7 @@ pub mod builder {
     }
     /**Builder for [`Client::list_users`]
 
-[`Client::list_users`]: super::Client::list_users*/
+    [`Client::list_users`]: super::Client::list_users*/
     #[derive(Debug, Clone)]
     pub struct ListUsers<'a> {
         client: &'a super::Client,
@@ -8522,44 +7853,35 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for page failed"
-                        .to_string()
-                });
+            self.page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for page failed".to_string()
+            });
             self
         }
         pub fn per_page<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.per_page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for per_page failed"
-                        .to_string()
-                });
+            self.per_page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for per_page failed".to_string()
+            });
             self
         }
         ///Sends a `GET` request to `/api/v1/admin/users`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PageUserView>, Error<ByteStream>> {
-            let Self { client, page, per_page } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::PageUserView>, Error<ByteStream>> {
+            let Self {
+                client,
+                page,
+                per_page,
+            } = self;
             let page = page.map_err(Error::InvalidRequest)?;
             let per_page = per_page.map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/admin/users", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8591,7 +7913,7 @@ pub mod builder {
     }
     /**Builder for [`Client::lock_user`]
 
-[`Client::lock_user`]: super::Client::lock_user*/
+    [`Client::lock_user`]: super::Client::lock_user*/
     #[derive(Debug, Clone)]
     pub struct LockUser<'a> {
         client: &'a super::Client,
@@ -8618,17 +7940,15 @@ pub mod builder {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/admin/users/{}/lock", client.baseurl, encode_path(& id
-                .to_string()),
+                "{}/api/v1/admin/users/{}/lock",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -8651,7 +7971,7 @@ pub mod builder {
     }
     /**Builder for [`Client::unlock_user`]
 
-[`Client::unlock_user`]: super::Client::unlock_user*/
+    [`Client::unlock_user`]: super::Client::unlock_user*/
     #[derive(Debug, Clone)]
     pub struct UnlockUser<'a> {
         client: &'a super::Client,
@@ -8678,17 +7998,15 @@ pub mod builder {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/admin/users/{}/unlock", client.baseurl, encode_path(& id
-                .to_string()),
+                "{}/api/v1/admin/users/{}/unlock",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -8711,7 +8029,7 @@ pub mod builder {
     }
     /**Builder for [`Client::confirm_email`]
 
-[`Client::confirm_email`]: super::Client::confirm_email*/
+    [`Client::confirm_email`]: super::Client::confirm_email*/
     #[derive(Debug, Clone)]
     pub struct ConfirmEmail<'a> {
         client: &'a super::Client,
@@ -8730,57 +8048,48 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::ConfirmEmailIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `ConfirmEmailIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `ConfirmEmailIdempotencyKey` for idempotency_key failed".to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::ConfirmEmailRequest>,
-            <V as std::convert::TryInto<
-                types::ConfirmEmailRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::ConfirmEmailRequest>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `ConfirmEmailRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `ConfirmEmailRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                types::builder::ConfirmEmailRequest,
-            ) -> types::builder::ConfirmEmailRequest,
+                    types::builder::ConfirmEmailRequest,
+                ) -> types::builder::ConfirmEmailRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/confirm-email`
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
-            let Self { client, idempotency_key, body } = self;
+            let Self {
+                client,
+                idempotency_key,
+                body,
+            } = self;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::ConfirmEmailRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::ConfirmEmailRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/confirm-email", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -8812,7 +8121,7 @@ pub mod builder {
     }
     /**Builder for [`Client::forgot_password`]
 
-[`Client::forgot_password`]: super::Client::forgot_password*/
+    [`Client::forgot_password`]: super::Client::forgot_password*/
     #[derive(Debug, Clone)]
     pub struct ForgotPassword<'a> {
         client: &'a super::Client,
@@ -8831,13 +8140,10 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::ForgotPasswordIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `ForgotPasswordIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `ForgotPasswordIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
@@ -8848,38 +8154,33 @@ pub mod builder {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `EmailRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `EmailRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::EmailRequest,
-            ) -> types::builder::EmailRequest,
+            F: std::ops::FnOnce(types::builder::EmailRequest) -> types::builder::EmailRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/forgot-password`
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
-            let Self { client, idempotency_key, body } = self;
+            let Self {
+                client,
+                idempotency_key,
+                body,
+            } = self;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::EmailRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::EmailRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/forgot-password", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -8913,7 +8214,7 @@ pub mod builder {
     }
     /**Builder for [`Client::list_identities`]
 
-[`Client::list_identities`]: super::Client::list_identities*/
+    [`Client::list_identities`]: super::Client::list_identities*/
     #[derive(Debug, Clone)]
     pub struct ListIdentities<'a> {
         client: &'a super::Client,
@@ -8925,20 +8226,15 @@ pub mod builder {
         ///Sends a `GET` request to `/api/v1/auth/identities`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<::std::vec::Vec<types::IdentityView>>,
-            Error<ByteStream>,
-        > {
+        ) -> Result<ResponseValue<::std::vec::Vec<types::IdentityView>>, Error<ByteStream>>
+        {
             let Self { client } = self;
             let url = format!("{}/api/v1/auth/identities", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8967,7 +8263,7 @@ pub mod builder {
     }
     /**Builder for [`Client::unlink_identity`]
 
-[`Client::unlink_identity`]: super::Client::unlink_identity*/
+    [`Client::unlink_identity`]: super::Client::unlink_identity*/
     #[derive(Debug, Clone)]
     pub struct UnlinkIdentity<'a> {
         client: &'a super::Client,
@@ -8988,41 +8284,38 @@ pub mod builder {
         {
             self.id = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `UnlinkIdentityId` for id failed".to_string()
-                });
+                .map_err(|_| "conversion to `UnlinkIdentityId` for id failed".to_string());
             self
         }
         pub fn idempotency_key<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::UnlinkIdentityIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `UnlinkIdentityIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `UnlinkIdentityIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
             self
         }
         ///Sends a `DELETE` request to `/api/v1/auth/identities/{id}`
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
-            let Self { client, id, idempotency_key } = self;
+            let Self {
+                client,
+                id,
+                idempotency_key,
+            } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/auth/identities/{}", client.baseurl, encode_path(& id
-                .to_string()),
+                "{}/api/v1/auth/identities/{}",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -9049,7 +8342,7 @@ pub mod builder {
     }
     /**Builder for [`Client::login`]
 
-[`Client::login`]: super::Client::login*/
+    [`Client::login`]: super::Client::login*/
     #[derive(Debug, Clone)]
     pub struct Login<'a> {
         client: &'a super::Client,
@@ -9070,39 +8363,28 @@ pub mod builder {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `LoginRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `LoginRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::LoginRequest,
-            ) -> types::builder::LoginRequest,
+            F: std::ops::FnOnce(types::builder::LoginRequest) -> types::builder::LoginRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/login`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::TokenResponse>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::TokenResponse>, Error<ByteStream>> {
             let Self { client, body } = self;
             let body = body
-                .and_then(|v| {
-                    types::LoginRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::LoginRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/login", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9137,7 +8419,7 @@ pub mod builder {
     }
     /**Builder for [`Client::me`]
 
-[`Client::me`]: super::Client::me*/
+    [`Client::me`]: super::Client::me*/
     #[derive(Debug, Clone)]
     pub struct Me<'a> {
         client: &'a super::Client,
@@ -9147,19 +8429,14 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/api/v1/auth/me`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::UserView>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::UserView>, Error<ByteStream>> {
             let Self { client } = self;
             let url = format!("{}/api/v1/auth/me", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9170,9 +8447,7 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "me",
-            };
+            let info = OperationInfo { operation_id: "me" };
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -9188,7 +8463,7 @@ pub mod builder {
     }
     /**Builder for [`Client::list_o_auth_providers`]
 
-[`Client::list_o_auth_providers`]: super::Client::list_o_auth_providers*/
+    [`Client::list_o_auth_providers`]: super::Client::list_o_auth_providers*/
     #[derive(Debug, Clone)]
     pub struct ListOAuthProviders<'a> {
         client: &'a super::Client,
@@ -9200,20 +8475,15 @@ pub mod builder {
         ///Sends a `GET` request to `/api/v1/auth/oauth/providers`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<::std::vec::Vec<types::ProviderView>>,
-            Error<ByteStream>,
-        > {
+        ) -> Result<ResponseValue<::std::vec::Vec<types::ProviderView>>, Error<ByteStream>>
+        {
             let Self { client } = self;
             let url = format!("{}/api/v1/auth/oauth/providers", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9241,7 +8511,7 @@ pub mod builder {
     }
     /**Builder for [`Client::start_o_auth_sign_in`]
 
-[`Client::start_o_auth_sign_in`]: super::Client::start_o_auth_sign_in*/
+    [`Client::start_o_auth_sign_in`]: super::Client::start_o_auth_sign_in*/
     #[derive(Debug, Clone)]
     pub struct StartOAuthSignIn<'a> {
         client: &'a super::Client,
@@ -9260,45 +8530,41 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::StartOAuthSignInProvider>,
         {
-            self.provider = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `StartOAuthSignInProvider` for provider failed"
-                        .to_string()
-                });
+            self.provider = value.try_into().map_err(|_| {
+                "conversion to `StartOAuthSignInProvider` for provider failed".to_string()
+            });
             self
         }
         pub fn redirect_uri<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::StartOAuthSignInRedirectUri>,
         {
-            self.redirect_uri = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `StartOAuthSignInRedirectUri` for redirect_uri failed"
-                        .to_string()
-                });
+            self.redirect_uri = value.try_into().map_err(|_| {
+                "conversion to `StartOAuthSignInRedirectUri` for redirect_uri failed".to_string()
+            });
             self
         }
         ///Sends a `GET` request to `/api/v1/auth/oauth/{provider}/authorize`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::AuthorizationView>, Error<ByteStream>> {
-            let Self { client, provider, redirect_uri } = self;
+            let Self {
+                client,
+                provider,
+                redirect_uri,
+            } = self;
             let provider = provider.map_err(Error::InvalidRequest)?;
             let redirect_uri = redirect_uri.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/auth/oauth/{}/authorize", client.baseurl, encode_path(&
-                provider.to_string()),
+                "{}/api/v1/auth/oauth/{}/authorize",
+                client.baseurl,
+                encode_path(&provider.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9307,7 +8573,10 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(&progenitor_client::QueryParam::new("redirectUri", &redirect_uri))
+                .query(&progenitor_client::QueryParam::new(
+                    "redirectUri",
+                    &redirect_uri,
+                ))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {
@@ -9330,7 +8599,7 @@ pub mod builder {
     }
     /**Builder for [`Client::exchange_o_auth_code`]
 
-[`Client::exchange_o_auth_code`]: super::Client::exchange_o_auth_code*/
+    [`Client::exchange_o_auth_code`]: super::Client::exchange_o_auth_code*/
     #[derive(Debug, Clone)]
     pub struct ExchangeOAuthCode<'a> {
         client: &'a super::Client,
@@ -9349,61 +8618,52 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::ExchangeOAuthCodeProvider>,
         {
-            self.provider = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `ExchangeOAuthCodeProvider` for provider failed"
-                        .to_string()
-                });
+            self.provider = value.try_into().map_err(|_| {
+                "conversion to `ExchangeOAuthCodeProvider` for provider failed".to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::CodeExchangeRequest>,
-            <V as std::convert::TryInto<
-                types::CodeExchangeRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::CodeExchangeRequest>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `CodeExchangeRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `CodeExchangeRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                types::builder::CodeExchangeRequest,
-            ) -> types::builder::CodeExchangeRequest,
+                    types::builder::CodeExchangeRequest,
+                ) -> types::builder::CodeExchangeRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/oauth/{provider}/exchange`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::TokenResponse>, Error<ByteStream>> {
-            let Self { client, provider, body } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::TokenResponse>, Error<ByteStream>> {
+            let Self {
+                client,
+                provider,
+                body,
+            } = self;
             let provider = provider.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::CodeExchangeRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::CodeExchangeRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/auth/oauth/{}/exchange", client.baseurl, encode_path(&
-                provider.to_string()),
+                "{}/api/v1/auth/oauth/{}/exchange",
+                client.baseurl,
+                encode_path(&provider.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9439,7 +8699,7 @@ pub mod builder {
     }
     /**Builder for [`Client::refresh`]
 
-[`Client::refresh`]: super::Client::refresh*/
+    [`Client::refresh`]: super::Client::refresh*/
     #[derive(Debug, Clone)]
     pub struct Refresh<'a> {
         client: &'a super::Client,
@@ -9455,46 +8715,33 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::RefreshRequest>,
-            <V as std::convert::TryInto<
-                types::RefreshRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::RefreshRequest>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `RefreshRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `RefreshRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::RefreshRequest,
-            ) -> types::builder::RefreshRequest,
+            F: std::ops::FnOnce(types::builder::RefreshRequest) -> types::builder::RefreshRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/refresh`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::TokenResponse>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::TokenResponse>, Error<ByteStream>> {
             let Self { client, body } = self;
             let body = body
-                .and_then(|v| {
-                    types::RefreshRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::RefreshRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/refresh", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9526,7 +8773,7 @@ pub mod builder {
     }
     /**Builder for [`Client::register`]
 
-[`Client::register`]: super::Client::register*/
+    [`Client::register`]: super::Client::register*/
     #[derive(Debug, Clone)]
     pub struct Register<'a> {
         client: &'a super::Client,
@@ -9542,46 +8789,33 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::RegisterRequest>,
-            <V as std::convert::TryInto<
-                types::RegisterRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::RegisterRequest>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `RegisterRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `RegisterRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::RegisterRequest,
-            ) -> types::builder::RegisterRequest,
+            F: std::ops::FnOnce(types::builder::RegisterRequest) -> types::builder::RegisterRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/register`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::UserView>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::UserView>, Error<ByteStream>> {
             let Self { client, body } = self;
             let body = body
-                .and_then(|v| {
-                    types::RegisterRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::RegisterRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/register", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9615,7 +8849,7 @@ pub mod builder {
     }
     /**Builder for [`Client::reset_password`]
 
-[`Client::reset_password`]: super::Client::reset_password*/
+    [`Client::reset_password`]: super::Client::reset_password*/
     #[derive(Debug, Clone)]
     pub struct ResetPassword<'a> {
         client: &'a super::Client,
@@ -9634,59 +8868,50 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::ResetPasswordIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `ResetPasswordIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `ResetPasswordIdempotencyKey` for idempotency_key failed".to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::ResetPasswordRequest>,
-            <V as std::convert::TryInto<
-                types::ResetPasswordRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::ResetPasswordRequest>>::Error: std::fmt::Display,
         {
-            self.body = value
-                .try_into()
-                .map(From::from)
-                .map_err(|s| {
-                    format!(
-                        "conversion to `ResetPasswordRequest` for body failed: {}", s
-                    )
-                });
+            self.body = value.try_into().map(From::from).map_err(|s| {
+                format!(
+                    "conversion to `ResetPasswordRequest` for body failed: {}",
+                    s
+                )
+            });
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                types::builder::ResetPasswordRequest,
-            ) -> types::builder::ResetPasswordRequest,
+                    types::builder::ResetPasswordRequest,
+                ) -> types::builder::ResetPasswordRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/reset-password`
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
-            let Self { client, idempotency_key, body } = self;
+            let Self {
+                client,
+                idempotency_key,
+                body,
+            } = self;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::ResetPasswordRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::ResetPasswordRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/reset-password", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -9719,7 +8944,7 @@ pub mod builder {
     }
     /**Builder for [`Client::revoke`]
 
-[`Client::revoke`]: super::Client::revoke*/
+    [`Client::revoke`]: super::Client::revoke*/
     #[derive(Debug, Clone)]
     pub struct Revoke<'a> {
         client: &'a super::Client,
@@ -9735,23 +8960,17 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::RefreshRequest>,
-            <V as std::convert::TryInto<
-                types::RefreshRequest,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::RefreshRequest>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `RefreshRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `RefreshRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::RefreshRequest,
-            ) -> types::builder::RefreshRequest,
+            F: std::ops::FnOnce(types::builder::RefreshRequest) -> types::builder::RefreshRequest,
         {
             self.body = self.body.map(f);
             self
@@ -9760,19 +8979,14 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
             let Self { client, body } = self;
             let body = body
-                .and_then(|v| {
-                    types::RefreshRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::RefreshRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/revoke", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9800,14 +9014,11 @@ pub mod builder {
     }
     /**Builder for [`Client::send_email_confirmation`]
 
-[`Client::send_email_confirmation`]: super::Client::send_email_confirmation*/
+    [`Client::send_email_confirmation`]: super::Client::send_email_confirmation*/
     #[derive(Debug, Clone)]
     pub struct SendEmailConfirmation<'a> {
         client: &'a super::Client,
-        idempotency_key: Result<
-            Option<types::SendEmailConfirmationIdempotencyKey>,
-            String,
-        >,
+        idempotency_key: Result<Option<types::SendEmailConfirmationIdempotencyKey>, String>,
         body: Result<types::builder::EmailRequest, String>,
     }
     impl<'a> SendEmailConfirmation<'a> {
@@ -9822,13 +9033,10 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::SendEmailConfirmationIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `SendEmailConfirmationIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `SendEmailConfirmationIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
@@ -9839,38 +9047,33 @@ pub mod builder {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `EmailRequest` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `EmailRequest` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::EmailRequest,
-            ) -> types::builder::EmailRequest,
+            F: std::ops::FnOnce(types::builder::EmailRequest) -> types::builder::EmailRequest,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/send-email-confirmation`
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
-            let Self { client, idempotency_key, body } = self;
+            let Self {
+                client,
+                idempotency_key,
+                body,
+            } = self;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::EmailRequest::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::EmailRequest::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/auth/send-email-confirmation", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -9904,7 +9107,7 @@ pub mod builder {
     }
     /**Builder for [`Client::list_sessions`]
 
-[`Client::list_sessions`]: super::Client::list_sessions*/
+    [`Client::list_sessions`]: super::Client::list_sessions*/
     #[derive(Debug, Clone)]
     pub struct ListSessions<'a> {
         client: &'a super::Client,
@@ -9916,20 +9119,14 @@ pub mod builder {
         ///Sends a `GET` request to `/api/v1/auth/sessions`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<::std::vec::Vec<types::SessionView>>,
-            Error<ByteStream>,
-        > {
+        ) -> Result<ResponseValue<::std::vec::Vec<types::SessionView>>, Error<ByteStream>> {
             let Self { client } = self;
             let url = format!("{}/api/v1/auth/sessions", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9958,7 +9155,7 @@ pub mod builder {
     }
     /**Builder for [`Client::revoke_session`]
 
-[`Client::revoke_session`]: super::Client::revoke_session*/
+    [`Client::revoke_session`]: super::Client::revoke_session*/
     #[derive(Debug, Clone)]
     pub struct RevokeSession<'a> {
         client: &'a super::Client,
@@ -9977,9 +9174,7 @@ pub mod builder {
         {
             self.id = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `RevokeSessionId` for id failed".to_string()
-                });
+                .map_err(|_| "conversion to `RevokeSessionId` for id failed".to_string());
             self
         }
         ///Sends a `POST` request to `/api/v1/auth/sessions/{id}/revoke`
@@ -9987,17 +9182,15 @@ pub mod builder {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/auth/sessions/{}/revoke", client.baseurl, encode_path(& id
-                .to_string()),
+                "{}/api/v1/auth/sessions/{}/revoke",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -10019,14 +9212,11 @@ pub mod builder {
     }
     /**Builder for [`Client::accept_legal_document`]
 
-[`Client::accept_legal_document`]: super::Client::accept_legal_document*/
+    [`Client::accept_legal_document`]: super::Client::accept_legal_document*/
     #[derive(Debug, Clone)]
     pub struct AcceptLegalDocument<'a> {
         client: &'a super::Client,
-        idempotency_key: Result<
-            Option<types::AcceptLegalDocumentIdempotencyKey>,
-            String,
-        >,
+        idempotency_key: Result<Option<types::AcceptLegalDocumentIdempotencyKey>, String>,
         body: Result<types::builder::AcceptanceInput, String>,
     }
     impl<'a> AcceptLegalDocument<'a> {
@@ -10041,59 +9231,47 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::AcceptLegalDocumentIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `AcceptLegalDocumentIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `AcceptLegalDocumentIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::AcceptanceInput>,
-            <V as std::convert::TryInto<
-                types::AcceptanceInput,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::AcceptanceInput>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `AcceptanceInput` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `AcceptanceInput` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::AcceptanceInput,
-            ) -> types::builder::AcceptanceInput,
+            F: std::ops::FnOnce(types::builder::AcceptanceInput) -> types::builder::AcceptanceInput,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/legal/acceptances`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::Acceptance>, Error<ByteStream>> {
-            let Self { client, idempotency_key, body } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::Acceptance>, Error<ByteStream>> {
+            let Self {
+                client,
+                idempotency_key,
+                body,
+            } = self;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::AcceptanceInput::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::AcceptanceInput::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/legal/acceptances", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -10132,7 +9310,7 @@ pub mod builder {
     }
     /**Builder for [`Client::get_my_legal_acceptances`]
 
-[`Client::get_my_legal_acceptances`]: super::Client::get_my_legal_acceptances*/
+    [`Client::get_my_legal_acceptances`]: super::Client::get_my_legal_acceptances*/
     #[derive(Debug, Clone)]
     pub struct GetMyLegalAcceptances<'a> {
         client: &'a super::Client,
@@ -10142,19 +9320,14 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/api/v1/legal/acceptances/me`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::MyAcceptances>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::MyAcceptances>, Error<ByteStream>> {
             let Self { client } = self;
             let url = format!("{}/api/v1/legal/acceptances/me", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10183,7 +9356,7 @@ pub mod builder {
     }
     /**Builder for [`Client::list_legal_documents`]
 
-[`Client::list_legal_documents`]: super::Client::list_legal_documents*/
+    [`Client::list_legal_documents`]: super::Client::list_legal_documents*/
     #[derive(Debug, Clone)]
     pub struct ListLegalDocuments<'a> {
         client: &'a super::Client,
@@ -10202,44 +9375,37 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for page failed"
-                        .to_string()
-                });
+            self.page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for page failed".to_string()
+            });
             self
         }
         pub fn per_page<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.per_page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for per_page failed"
-                        .to_string()
-                });
+            self.per_page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for per_page failed".to_string()
+            });
             self
         }
         ///Sends a `GET` request to `/api/v1/legal/documents`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::PageDocumentVersion>, Error<ByteStream>> {
-            let Self { client, page, per_page } = self;
+            let Self {
+                client,
+                page,
+                per_page,
+            } = self;
             let page = page.map_err(Error::InvalidRequest)?;
             let per_page = per_page.map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/legal/documents", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10269,15 +9435,12 @@ pub mod builder {
     }
     /**Builder for [`Client::publish_legal_document_version`]
 
-[`Client::publish_legal_document_version`]: super::Client::publish_legal_document_version*/
+    [`Client::publish_legal_document_version`]: super::Client::publish_legal_document_version*/
     #[derive(Debug, Clone)]
     pub struct PublishLegalDocumentVersion<'a> {
         client: &'a super::Client,
         kind: Result<types::PublishLegalDocumentVersionKind, String>,
-        idempotency_key: Result<
-            Option<types::PublishLegalDocumentVersionIdempotencyKey>,
-            String,
-        >,
+        idempotency_key: Result<Option<types::PublishLegalDocumentVersionIdempotencyKey>, String>,
         body: Result<types::builder::PublishVersionInput, String>,
     }
     impl<'a> PublishLegalDocumentVersion<'a> {
@@ -10293,12 +9456,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::PublishLegalDocumentVersionKind>,
         {
-            self.kind = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `PublishLegalDocumentVersionKind` for kind failed"
-                        .to_string()
-                });
+            self.kind = value.try_into().map_err(|_| {
+                "conversion to `PublishLegalDocumentVersionKind` for kind failed".to_string()
+            });
             self
         }
         pub fn idempotency_key<V>(mut self, value: V) -> Self
@@ -10317,23 +9477,19 @@ pub mod builder {
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::PublishVersionInput>,
-            <V as std::convert::TryInto<
-                types::PublishVersionInput,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::PublishVersionInput>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `PublishVersionInput` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `PublishVersionInput` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
             F: std::ops::FnOnce(
-                types::builder::PublishVersionInput,
-            ) -> types::builder::PublishVersionInput,
+                    types::builder::PublishVersionInput,
+                ) -> types::builder::PublishVersionInput,
         {
             self.body = self.body.map(f);
             self
@@ -10342,26 +9498,27 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::DocumentVersion>, Error<ByteStream>> {
-            let Self { client, kind, idempotency_key, body } = self;
+            let Self {
+                client,
+                kind,
+                idempotency_key,
+                body,
+            } = self;
             let kind = kind.map_err(Error::InvalidRequest)?;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::PublishVersionInput::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::PublishVersionInput::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/legal/documents/{}/versions", client.baseurl, encode_path(&
-                kind.to_string()),
+                "{}/api/v1/legal/documents/{}/versions",
+                client.baseurl,
+                encode_path(&kind.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -10399,7 +9556,7 @@ pub mod builder {
     }
     /**Builder for [`Client::get_legal_document_version`]
 
-[`Client::get_legal_document_version`]: super::Client::get_legal_document_version*/
+    [`Client::get_legal_document_version`]: super::Client::get_legal_document_version*/
     #[derive(Debug, Clone)]
     pub struct GetLegalDocumentVersion<'a> {
         client: &'a super::Client,
@@ -10418,45 +9575,42 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::GetLegalDocumentVersionKind>,
         {
-            self.kind = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `GetLegalDocumentVersionKind` for kind failed"
-                        .to_string()
-                });
+            self.kind = value.try_into().map_err(|_| {
+                "conversion to `GetLegalDocumentVersionKind` for kind failed".to_string()
+            });
             self
         }
         pub fn version<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.version = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for version failed"
-                        .to_string()
-                });
+            self.version = value.try_into().map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for version failed".to_string()
+            });
             self
         }
         ///Sends a `GET` request to `/api/v1/legal/documents/{kind}/versions/{version}`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::DocumentVersion>, Error<ByteStream>> {
-            let Self { client, kind, version } = self;
+            let Self {
+                client,
+                kind,
+                version,
+            } = self;
             let kind = kind.map_err(Error::InvalidRequest)?;
             let version = version.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/legal/documents/{}/versions/{}", client.baseurl, encode_path(&
-                kind.to_string()), encode_path(& version.to_string()),
+                "{}/api/v1/legal/documents/{}/versions/{}",
+                client.baseurl,
+                encode_path(&kind.to_string()),
+                encode_path(&version.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10485,7 +9639,7 @@ pub mod builder {
     }
     /**Builder for [`Client::list_notifications`]
 
-[`Client::list_notifications`]: super::Client::list_notifications*/
+    [`Client::list_notifications`]: super::Client::list_notifications*/
     #[derive(Debug, Clone)]
     pub struct ListNotifications<'a> {
         client: &'a super::Client,
@@ -10506,26 +9660,18 @@ pub mod builder {
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for page failed"
-                        .to_string()
-                });
+            self.page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for page failed".to_string()
+            });
             self
         }
         pub fn per_page<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.per_page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for per_page failed"
-                        .to_string()
-                });
+            self.per_page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for per_page failed".to_string()
+            });
             self
         }
         pub fn unread<V>(mut self, value: V) -> Self
@@ -10542,19 +9688,21 @@ pub mod builder {
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::PageNotification>, Error<ByteStream>> {
-            let Self { client, page, per_page, unread } = self;
+            let Self {
+                client,
+                page,
+                per_page,
+                unread,
+            } = self;
             let page = page.map_err(Error::InvalidRequest)?;
             let per_page = per_page.map_err(Error::InvalidRequest)?;
             let unread = unread.map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/notifications", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10587,7 +9735,7 @@ pub mod builder {
     }
     /**Builder for [`Client::send_notification`]
 
-[`Client::send_notification`]: super::Client::send_notification*/
+    [`Client::send_notification`]: super::Client::send_notification*/
     #[derive(Debug, Clone)]
     pub struct SendNotification<'a> {
         client: &'a super::Client,
@@ -10606,60 +9754,48 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::SendNotificationIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `SendNotificationIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map_err(|_| {
+                "conversion to `SendNotificationIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::NewNotification>,
-            <V as std::convert::TryInto<
-                types::NewNotification,
-            >>::Error: std::fmt::Display,
+            <V as std::convert::TryInto<types::NewNotification>>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `NewNotification` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `NewNotification` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::NewNotification,
-            ) -> types::builder::NewNotification,
+            F: std::ops::FnOnce(types::builder::NewNotification) -> types::builder::NewNotification,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/notifications`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::Notification>, Error<ByteStream>> {
-            let Self { client, idempotency_key, body } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::Notification>, Error<ByteStream>> {
+            let Self {
+                client,
+                idempotency_key,
+                body,
+            } = self;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
-                .and_then(|v| {
-                    types::NewNotification::try_from(v).map_err(|e| e.to_string())
-                })
+                .and_then(|v| types::NewNotification::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/notifications", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
-            header_map
-                .append("Idempotency-Key", idempotency_key.to_string().try_into()?);
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
+            header_map.append("Idempotency-Key", idempotency_key.to_string().try_into()?);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10694,7 +9830,7 @@ pub mod builder {
     }
     /**Builder for [`Client::mark_all_notifications_read`]
 
-[`Client::mark_all_notifications_read`]: super::Client::mark_all_notifications_read*/
+    [`Client::mark_all_notifications_read`]: super::Client::mark_all_notifications_read*/
     #[derive(Debug, Clone)]
     pub struct MarkAllNotificationsRead<'a> {
         client: &'a super::Client,
@@ -10704,19 +9840,14 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `POST` request to `/api/v1/notifications/read-all`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::MarkedRead>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::MarkedRead>, Error<ByteStream>> {
             let Self { client } = self;
             let url = format!("{}/api/v1/notifications/read-all", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10746,7 +9877,7 @@ pub mod builder {
     }
     /**Builder for [`Client::stream_notifications`]
 
-[`Client::stream_notifications`]: super::Client::stream_notifications*/
+    [`Client::stream_notifications`]: super::Client::stream_notifications*/
     #[derive(Debug, Clone)]
     pub struct StreamNotifications<'a> {
         client: &'a super::Client,
@@ -10760,13 +9891,10 @@ pub mod builder {
             let Self { client } = self;
             let url = format!("{}/api/v1/notifications/stream", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -10788,7 +9916,7 @@ pub mod builder {
     }
     /**Builder for [`Client::count_unread_notifications`]
 
-[`Client::count_unread_notifications`]: super::Client::count_unread_notifications*/
+    [`Client::count_unread_notifications`]: super::Client::count_unread_notifications*/
     #[derive(Debug, Clone)]
     pub struct CountUnreadNotifications<'a> {
         client: &'a super::Client,
@@ -10798,19 +9926,14 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/api/v1/notifications/unread-count`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::UnreadCount>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::UnreadCount>, Error<ByteStream>> {
             let Self { client } = self;
             let url = format!("{}/api/v1/notifications/unread-count", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10840,7 +9963,7 @@ pub mod builder {
     }
     /**Builder for [`Client::get_notification`]
 
-[`Client::get_notification`]: super::Client::get_notification*/
+    [`Client::get_notification`]: super::Client::get_notification*/
     #[derive(Debug, Clone)]
     pub struct GetNotification<'a> {
         client: &'a super::Client,
@@ -10859,29 +9982,23 @@ pub mod builder {
         {
             self.id = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `GetNotificationId` for id failed".to_string()
-                });
+                .map_err(|_| "conversion to `GetNotificationId` for id failed".to_string());
             self
         }
         ///Sends a `GET` request to `/api/v1/notifications/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::Notification>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::Notification>, Error<ByteStream>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/notifications/{}", client.baseurl, encode_path(& id
-                .to_string()),
+                "{}/api/v1/notifications/{}",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -10912,7 +10029,7 @@ pub mod builder {
     }
     /**Builder for [`Client::delete_notification`]
 
-[`Client::delete_notification`]: super::Client::delete_notification*/
+    [`Client::delete_notification`]: super::Client::delete_notification*/
     #[derive(Debug, Clone)]
     pub struct DeleteNotification<'a> {
         client: &'a super::Client,
@@ -10933,41 +10050,38 @@ pub mod builder {
         {
             self.id = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `DeleteNotificationId` for id failed".to_string()
-                });
+                .map_err(|_| "conversion to `DeleteNotificationId` for id failed".to_string());
             self
         }
         pub fn idempotency_key<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<types::DeleteNotificationIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `DeleteNotificationIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `DeleteNotificationIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
             self
         }
         ///Sends a `DELETE` request to `/api/v1/notifications/{id}`
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
-            let Self { client, id, idempotency_key } = self;
+            let Self {
+                client,
+                id,
+                idempotency_key,
+            } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/notifications/{}", client.baseurl, encode_path(& id
-                .to_string()),
+                "{}/api/v1/notifications/{}",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -10995,7 +10109,7 @@ pub mod builder {
     }
     /**Builder for [`Client::mark_notification_read`]
 
-[`Client::mark_notification_read`]: super::Client::mark_notification_read*/
+    [`Client::mark_notification_read`]: super::Client::mark_notification_read*/
     #[derive(Debug, Clone)]
     pub struct MarkNotificationRead<'a> {
         client: &'a super::Client,
@@ -11014,9 +10128,7 @@ pub mod builder {
         {
             self.id = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `MarkNotificationReadId` for id failed".to_string()
-                });
+                .map_err(|_| "conversion to `MarkNotificationReadId` for id failed".to_string());
             self
         }
         ///Sends a `POST` request to `/api/v1/notifications/{id}/read`
@@ -11024,17 +10136,15 @@ pub mod builder {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/notifications/{}/read", client.baseurl, encode_path(& id
-                .to_string()),
+                "{}/api/v1/notifications/{}/read",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -11057,7 +10167,7 @@ pub mod builder {
     }
     /**Builder for [`Client::list_things`]
 
-[`Client::list_things`]: super::Client::list_things*/
+    [`Client::list_things`]: super::Client::list_things*/
     #[derive(Debug, Clone)]
     pub struct ListThings<'a> {
         client: &'a super::Client,
@@ -11080,39 +10190,27 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::ListThingsNameContains>,
         {
-            self.name_contains = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `ListThingsNameContains` for name_contains failed"
-                        .to_string()
-                });
+            self.name_contains = value.try_into().map(Some).map_err(|_| {
+                "conversion to `ListThingsNameContains` for name_contains failed".to_string()
+            });
             self
         }
         pub fn page<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for page failed"
-                        .to_string()
-                });
+            self.page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for page failed".to_string()
+            });
             self
         }
         pub fn per_page<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::num::NonZeroU32>,
         {
-            self.per_page = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `:: std :: num :: NonZeroU32` for per_page failed"
-                        .to_string()
-                });
+            self.per_page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for per_page failed".to_string()
+            });
             self
         }
         pub fn sort<V>(mut self, value: V) -> Self
@@ -11122,29 +10220,28 @@ pub mod builder {
             self.sort = value
                 .try_into()
                 .map(Some)
-                .map_err(|_| {
-                    "conversion to `ListThingsSort` for sort failed".to_string()
-                });
+                .map_err(|_| "conversion to `ListThingsSort` for sort failed".to_string());
             self
         }
         ///Sends a `GET` request to `/api/v1/things`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PageThing>, Error<ByteStream>> {
-            let Self { client, name_contains, page, per_page, sort } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::PageThing>, Error<ByteStream>> {
+            let Self {
+                client,
+                name_contains,
+                page,
+                per_page,
+                sort,
+            } = self;
             let name_contains = name_contains.map_err(Error::InvalidRequest)?;
             let page = page.map_err(Error::InvalidRequest)?;
             let per_page = per_page.map_err(Error::InvalidRequest)?;
             let sort = sort.map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/things", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -11153,9 +10250,10 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
-                .query(
-                    &progenitor_client::QueryParam::new("nameContains", &name_contains),
-                )
+                .query(&progenitor_client::QueryParam::new(
+                    "nameContains",
+                    &name_contains,
+                ))
                 .query(&progenitor_client::QueryParam::new("page", &page))
                 .query(&progenitor_client::QueryParam::new("perPage", &per_page))
                 .query(&progenitor_client::QueryParam::new("sort", &sort))
@@ -11180,7 +10278,7 @@ pub mod builder {
     }
     /**Builder for [`Client::create_thing`]
 
-[`Client::create_thing`]: super::Client::create_thing*/
+    [`Client::create_thing`]: super::Client::create_thing*/
     #[derive(Debug, Clone)]
     pub struct CreateThing<'a> {
         client: &'a super::Client,
@@ -11199,13 +10297,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::CreateThingIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `CreateThingIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `CreateThingIdempotencyKey` for idempotency_key failed".to_string()
+            });
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
@@ -11216,38 +10310,33 @@ pub mod builder {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `ThingInput` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `ThingInput` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::ThingInput,
-            ) -> types::builder::ThingInput,
+            F: std::ops::FnOnce(types::builder::ThingInput) -> types::builder::ThingInput,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `POST` request to `/api/v1/things`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
-            let Self { client, idempotency_key, body } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
+            let Self {
+                client,
+                idempotency_key,
+                body,
+            } = self;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let body = body
                 .and_then(|v| types::ThingInput::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/v1/things", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -11285,7 +10374,7 @@ pub mod builder {
     }
     /**Builder for [`Client::get_thing`]
 
-[`Client::get_thing`]: super::Client::get_thing*/
+    [`Client::get_thing`]: super::Client::get_thing*/
     #[derive(Debug, Clone)]
     pub struct GetThing<'a> {
         client: &'a super::Client,
@@ -11313,33 +10402,30 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::GetThingIfNoneMatch>,
         {
-            self.if_none_match = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `GetThingIfNoneMatch` for if_none_match failed"
-                        .to_string()
-                });
+            self.if_none_match = value.try_into().map(Some).map_err(|_| {
+                "conversion to `GetThingIfNoneMatch` for if_none_match failed".to_string()
+            });
             self
         }
         ///Sends a `GET` request to `/api/v1/things/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
-            let Self { client, id, if_none_match } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
+            let Self {
+                client,
+                id,
+                if_none_match,
+            } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let if_none_match = if_none_match.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/things/{}", client.baseurl, encode_path(& id.to_string()),
+                "{}/api/v1/things/{}",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = if_none_match {
                 header_map.append("If-None-Match", value.to_string().try_into()?);
             }
@@ -11373,7 +10459,7 @@ pub mod builder {
     }
     /**Builder for [`Client::update_thing`]
 
-[`Client::update_thing`]: super::Client::update_thing*/
+    [`Client::update_thing`]: super::Client::update_thing*/
     #[derive(Debug, Clone)]
     pub struct UpdateThing<'a> {
         client: &'a super::Client,
@@ -11405,13 +10491,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::UpdateThingIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `UpdateThingIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `UpdateThingIdempotencyKey` for idempotency_key failed".to_string()
+            });
             self
         }
         pub fn if_match<V>(mut self, value: V) -> Self
@@ -11420,9 +10502,7 @@ pub mod builder {
         {
             self.if_match = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `UpdateThingIfMatch` for if_match failed".to_string()
-                });
+                .map_err(|_| "conversion to `UpdateThingIfMatch` for if_match failed".to_string());
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
@@ -11433,25 +10513,25 @@ pub mod builder {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `ThingInput` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `ThingInput` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::ThingInput,
-            ) -> types::builder::ThingInput,
+            F: std::ops::FnOnce(types::builder::ThingInput) -> types::builder::ThingInput,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `PUT` request to `/api/v1/things/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
-            let Self { client, id, idempotency_key, if_match, body } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
+            let Self {
+                client,
+                id,
+                idempotency_key,
+                if_match,
+                body,
+            } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let if_match = if_match.map_err(Error::InvalidRequest)?;
@@ -11459,16 +10539,15 @@ pub mod builder {
                 .and_then(|v| types::ThingInput::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/things/{}", client.baseurl, encode_path(& id.to_string()),
+                "{}/api/v1/things/{}",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -11510,7 +10589,7 @@ pub mod builder {
     }
     /**Builder for [`Client::delete_thing`]
 
-[`Client::delete_thing`]: super::Client::delete_thing*/
+    [`Client::delete_thing`]: super::Client::delete_thing*/
     #[derive(Debug, Clone)]
     pub struct DeleteThing<'a> {
         client: &'a super::Client,
@@ -11540,13 +10619,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::DeleteThingIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `DeleteThingIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `DeleteThingIdempotencyKey` for idempotency_key failed".to_string()
+            });
             self
         }
         pub fn if_match<V>(mut self, value: V) -> Self
@@ -11555,28 +10630,30 @@ pub mod builder {
         {
             self.if_match = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `DeleteThingIfMatch` for if_match failed".to_string()
-                });
+                .map_err(|_| "conversion to `DeleteThingIfMatch` for if_match failed".to_string());
             self
         }
         ///Sends a `DELETE` request to `/api/v1/things/{id}`
         pub async fn send(self) -> Result<ResponseValue<()>, Error<ByteStream>> {
-            let Self { client, id, idempotency_key, if_match } = self;
+            let Self {
+                client,
+                id,
+                idempotency_key,
+                if_match,
+            } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let if_match = if_match.map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/things/{}", client.baseurl, encode_path(& id.to_string()),
+                "{}/api/v1/things/{}",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -11606,7 +10683,7 @@ pub mod builder {
     }
     /**Builder for [`Client::patch_thing`]
 
-[`Client::patch_thing`]: super::Client::patch_thing*/
+    [`Client::patch_thing`]: super::Client::patch_thing*/
     #[derive(Debug, Clone)]
     pub struct PatchThing<'a> {
         client: &'a super::Client,
@@ -11638,13 +10715,9 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::PatchThingIdempotencyKey>,
         {
-            self.idempotency_key = value
-                .try_into()
-                .map(Some)
-                .map_err(|_| {
-                    "conversion to `PatchThingIdempotencyKey` for idempotency_key failed"
-                        .to_string()
-                });
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `PatchThingIdempotencyKey` for idempotency_key failed".to_string()
+            });
             self
         }
         pub fn if_match<V>(mut self, value: V) -> Self
@@ -11653,9 +10726,7 @@ pub mod builder {
         {
             self.if_match = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `PatchThingIfMatch` for if_match failed".to_string()
-                });
+                .map_err(|_| "conversion to `PatchThingIfMatch` for if_match failed".to_string());
             self
         }
         pub fn body<V>(mut self, value: V) -> Self
@@ -11666,25 +10737,25 @@ pub mod builder {
             self.body = value
                 .try_into()
                 .map(From::from)
-                .map_err(|s| {
-                    format!("conversion to `ThingPatch` for body failed: {}", s)
-                });
+                .map_err(|s| format!("conversion to `ThingPatch` for body failed: {}", s));
             self
         }
         pub fn body_map<F>(mut self, f: F) -> Self
         where
-            F: std::ops::FnOnce(
-                types::builder::ThingPatch,
-            ) -> types::builder::ThingPatch,
+            F: std::ops::FnOnce(types::builder::ThingPatch) -> types::builder::ThingPatch,
         {
             self.body = self.body.map(f);
             self
         }
         ///Sends a `PATCH` request to `/api/v1/things/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
-            let Self { client, id, idempotency_key, if_match, body } = self;
+        pub async fn send(self) -> Result<ResponseValue<types::Thing>, Error<ByteStream>> {
+            let Self {
+                client,
+                id,
+                idempotency_key,
+                if_match,
+                body,
+            } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
             let if_match = if_match.map_err(Error::InvalidRequest)?;
@@ -11692,16 +10763,15 @@ pub mod builder {
                 .and_then(|v| types::ThingPatch::try_from(v).map_err(|e| e.to_string()))
                 .map_err(Error::InvalidRequest)?;
             let url = format!(
-                "{}/api/v1/things/{}", client.baseurl, encode_path(& id.to_string()),
+                "{}/api/v1/things/{}",
+                client.baseurl,
+                encode_path(&id.to_string()),
             );
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(3usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             if let Some(value) = idempotency_key {
                 header_map.append("Idempotency-Key", value.to_string().try_into()?);
             }
@@ -11743,7 +10813,7 @@ pub mod builder {
     }
     /**Builder for [`Client::health_live`]
 
-[`Client::health_live`]: super::Client::health_live*/
+    [`Client::health_live`]: super::Client::health_live*/
     #[derive(Debug, Clone)]
     pub struct HealthLive<'a> {
         client: &'a super::Client,
@@ -11753,19 +10823,14 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/health/live`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::HealthReport>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::HealthReport>, Error<ByteStream>> {
             let Self { client } = self;
             let url = format!("{}/health/live", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -11793,7 +10858,7 @@ pub mod builder {
     }
     /**Builder for [`Client::health_ready`]
 
-[`Client::health_ready`]: super::Client::health_ready*/
+    [`Client::health_ready`]: super::Client::health_ready*/
     #[derive(Debug, Clone)]
     pub struct HealthReady<'a> {
         client: &'a super::Client,
@@ -11803,19 +10868,14 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/health/ready`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::HealthReport>, Error<ByteStream>> {
+        pub async fn send(self) -> Result<ResponseValue<types::HealthReport>, Error<ByteStream>> {
             let Self { client } = self;
             let url = format!("{}/health/ready", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -11850,24 +10910,22 @@ pub mod prelude {
 
 /// What the document declares that progenitor does not read.
 pub(crate) mod declared {
-/// Operations whose `x-idempotency.intent` is `idempotent`: keyed and retried.
-pub(crate) const IDEMPOTENT: &[&str] = &[
-    "confirm_email",
-    "forgot_password",
-    "unlink_identity",
-    "reset_password",
-    "send_email_confirmation",
-    "accept_legal_document",
-    "publish_legal_document_version",
-    "send_notification",
-    "delete_notification",
-    "create_thing",
-    "delete_thing",
-    "patch_thing",
-    "update_thing",
-];
-/// Operations whose body is `application/merge-patch+json` (generated as JSON).
-pub(crate) const MERGE_PATCH: &[&str] = &[
-    "patch_thing",
-];
+    /// Operations whose `x-idempotency.intent` is `idempotent`: keyed and retried.
+    pub(crate) const IDEMPOTENT: &[&str] = &[
+        "confirm_email",
+        "forgot_password",
+        "unlink_identity",
+        "reset_password",
+        "send_email_confirmation",
+        "accept_legal_document",
+        "publish_legal_document_version",
+        "send_notification",
+        "delete_notification",
+        "create_thing",
+        "delete_thing",
+        "patch_thing",
+        "update_thing",
+    ];
+    /// Operations whose body is `application/merge-patch+json` (generated as JSON).
+    pub(crate) const MERGE_PATCH: &[&str] = &["patch_thing"];
 }

@@ -27,11 +27,12 @@
 //!   refreshes) is never retried: its failure is the caller's to judge.
 //!
 //! `src/generated.rs` is progenitor's output for the committed document, with the table of
-//! declared intents it reads; `UPDATE_EXPECT=1 cargo test -p e2e --test e2e client::` writes it
-//! again, and the same test fails when it drifts from the document.
+//! declared intents it reads; `cargo run -p api-client --features generate --bin
+//! generate-client` writes it again, and a test of the e2e suite fails when it drifts from the
+//! document.
 
-// progenitor's output, written by the drift test: formatted by prettyplease, not rustfmt.
-#[rustfmt::skip]
+#[cfg(feature = "generate")]
+pub mod generate;
 #[allow(
     clippy::all,
     clippy::pedantic,
