@@ -72,11 +72,12 @@ pub enum Step {
     Cluster,
     Postgres,
     Contract,
+    Clients,
     Adopt,
 }
 
 impl Step {
-    const ALL: [Step; 8] = [
+    const ALL: [Step; 9] = [
         Step::Lint,
         Step::Mutants,
         Step::FreshMachine,
@@ -84,6 +85,7 @@ impl Step {
         Step::Cluster,
         Step::Postgres,
         Step::Contract,
+        Step::Clients,
         Step::Adopt,
     ];
 
@@ -96,6 +98,7 @@ impl Step {
             Step::Cluster => "cluster",
             Step::Postgres => "postgres",
             Step::Contract => "contract",
+            Step::Clients => "clients",
             Step::Adopt => "adopt",
         }
     }
@@ -121,6 +124,10 @@ impl Step {
             }
             Step::Postgres => "cargo test --workspace on PostgreSQL, every suite required",
             Step::Contract => "the contract fuzzer (schemathesis) on SQLite, then PostgreSQL",
+            Step::Clients => {
+                "the TypeScript and Python clients generated from openapi/openapi.json \
+                 (openapi-typescript and tsc, openapi-python-client) without warnings"
+            }
             Step::Adopt => {
                 "a copy renamed by `cargo xtask rename` and given a module by \
                  `cargo xtask new-module` lints and passes, the new module's crash tests included"
@@ -211,20 +218,32 @@ const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         program: "node",
         install: "apt-get install nodejs npm (macOS: brew install node)",
-        needed_by: "Swagger UI's script, the test OpenID provider",
-        steps: FULL_SUITE,
+        needed_by: "Swagger UI's script, the test OpenID provider, the TypeScript client",
+        steps: &[
+            Step::Sqlite,
+            Step::Cluster,
+            Step::Postgres,
+            Step::Clients,
+            Step::Adopt,
+        ],
     },
     Requirement {
         program: "npm",
         install: "apt-get install nodejs npm (macOS: brew install node)",
-        needed_by: "installing the test OpenID provider",
-        steps: FULL_SUITE,
+        needed_by: "installing the test OpenID provider and the TypeScript client's tools",
+        steps: &[
+            Step::Sqlite,
+            Step::Cluster,
+            Step::Postgres,
+            Step::Clients,
+            Step::Adopt,
+        ],
     },
     Requirement {
         program: "python3",
         install: "apt-get install python3 python3-venv",
-        needed_by: "the contract fuzzer",
-        steps: &[Step::Contract],
+        needed_by: "the contract fuzzer, the Python client",
+        steps: &[Step::Contract, Step::Clients],
     },
     Requirement {
         program: "psql",
@@ -265,6 +284,9 @@ pub fn run(root: &Path, steps: &[Step]) -> anyhow::Result<()> {
             Step::Cluster => cluster(root)?,
             Step::Postgres => cargo_test(root, &[], Some(&postgres_url()))?,
             Step::Contract => contract(root)?,
+            Step::Clients => {
+                run_command(Command::new(root.join("clients/check")).current_dir(root))?
+            }
             Step::Adopt => adopt(root)?,
         }
         println!(
