@@ -297,3 +297,200 @@ mod against_the_service {
         assert_eq!(things_of(&client).await, 0);
     }
 }
+
+/// Journeys of the suite spoken through the typed client, as a user of the service would: each
+/// write is keyed by the client itself.
+mod journeys {
+    use api_client::types::{
+        AcceptanceInput, Channel, EmailRequest, LoginRequest, NewNotification, PublishVersionInput,
+        RegisterRequest, ResetPasswordRequest, ThingInput, ThingPatch,
+    };
+    use api_client::{Client, ClientOptions, ResponseValue, was_replayed};
+    use e2e::TestApp;
+
+    use crate::identity::Identity;
+
+    const PASSWORD: &str = "correct horse battery";
+    const NEW_PASSWORD: &str = "a brand new passphrase";
+
+    fn anonymous(app: &TestApp) -> Client {
+        Client::new(&app.address, ClientOptions::default())
+    }
+
+    fn signed_in(app: &TestApp, access_token: &str) -> Client {
+        Client::new(&app.address, ClientOptions::with_access_token(access_token))
+    }
+
+    fn etag<T>(response: &ResponseValue<T>) -> String {
+        response.headers()["etag"].to_str().unwrap().to_owned()
+    }
+
+    /// Registers `email` and signs in through the client: its access token.
+    async fn registered(client: &Client, email: &str) -> String {
+        client
+            .register()
+            .body(RegisterRequest::builder().email(email).password(PASSWORD))
+            .send()
+            .await
+            .expect("registered");
+        let tokens = client
+            .login()
+            .body(LoginRequest::builder().email(email).password(PASSWORD))
+            .send()
+            .await
+            .expect("signed in");
+        tokens.into_inner().access_token
+    }
+
+    #[tokio::test]
+    async fn a_thing_is_created_read_replaced_patched_and_deleted() {
+        let app = TestApp::spawn().await;
+        let alice = signed_in(&app, &app.token_for("alice"));
+
+        let created = alice
+            .create_thing()
+            .body(ThingInput::builder().name("lamp"))
+            .send()
+            .await
+            .unwrap();
+        let read = alice
+            .get_thing()
+            .id(created.id.clone())
+            .send()
+            .await
+            .unwrap();
+        let replaced = alice
+            .update_thing()
+            .id(created.id.clone())
+            .if_match(etag(&read))
+            .body(ThingInput::builder().name("desk lamp"))
+            .send()
+            .await
+            .unwrap();
+        let patched = alice
+            .patch_thing()
+            .id(created.id.clone())
+            .if_match(etag(&replaced))
+            .body(ThingPatch::builder().description(Some("brass".try_into().unwrap())))
+            .send()
+            .await
+            .unwrap();
+        let deleted = alice
+            .delete_thing()
+            .id(created.id.clone())
+            .if_match(etag(&patched))
+            .send()
+            .await
+            .unwrap();
+
+        assert_eq!(created.status(), 201);
+        assert!(!was_replayed(&created));
+        assert_eq!(read.name, "lamp");
+        assert_eq!(replaced.name, "desk lamp");
+        assert_eq!(patched.name, "desk lamp");
+        assert_eq!(patched.description.as_deref(), Some("brass"));
+        assert_eq!(deleted.status(), 204);
+        assert!(alice.list_things().send().await.unwrap().items.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_password_is_reset_by_mail() {
+        let identity = Identity::spawn().await;
+        let client = anonymous(&identity.app);
+        registered(&client, "alice@example.com").await;
+
+        let asked = client
+            .forgot_password()
+            .body(EmailRequest::builder().email("alice@example.com"))
+            .send()
+            .await
+            .unwrap();
+        let token = identity
+            .token_from_mail("alice@example.com", "reset-password", 1)
+            .await;
+        let reset = client
+            .reset_password()
+            .body(
+                ResetPasswordRequest::builder()
+                    .token(token)
+                    .new_password(NEW_PASSWORD),
+            )
+            .send()
+            .await
+            .unwrap();
+        let signed_in = client
+            .login()
+            .body(
+                LoginRequest::builder()
+                    .email("alice@example.com")
+                    .password(NEW_PASSWORD),
+            )
+            .send()
+            .await;
+
+        assert_eq!(asked.status(), 202);
+        assert_eq!(reset.status(), 204);
+        assert!(signed_in.is_ok(), "the new password works: {signed_in:?}");
+    }
+
+    #[tokio::test]
+    async fn a_notification_sent_by_an_administrator_reaches_its_recipient() {
+        let app = TestApp::spawn().await;
+        let alice = signed_in(
+            &app,
+            &registered(&anonymous(&app), "alice@example.com").await,
+        );
+        let alice_id = alice.me().send().await.unwrap().into_inner().id;
+        let admin = signed_in(&app, &app.admin_token_for("admin"));
+
+        let sent = admin
+            .send_notification()
+            .body(
+                NewNotification::builder()
+                    .recipient_id(alice_id)
+                    .title("Welcome")
+                    .body("Glad to have you.")
+                    .channels(vec![Channel::InApp]),
+            )
+            .send()
+            .await
+            .unwrap();
+        let inbox = alice.list_notifications().send().await.unwrap();
+
+        assert_eq!(sent.status(), 201);
+        assert_eq!(inbox.items.len(), 1);
+        assert_eq!(inbox.items[0].title, "Welcome");
+    }
+
+    #[tokio::test]
+    async fn a_published_legal_document_is_accepted() {
+        let app = TestApp::spawn().await;
+        let admin = signed_in(&app, &app.admin_token_for("legal-admin"));
+        let alice = signed_in(&app, &app.token_for("alice"));
+
+        let published = admin
+            .publish_legal_document_version()
+            .kind("terms")
+            .body(PublishVersionInput::builder().body("# Terms\n\nBe nice."))
+            .send()
+            .await
+            .unwrap();
+        let accepted = alice
+            .accept_legal_document()
+            .body(
+                AcceptanceInput::builder()
+                    .kind("terms")
+                    .version(std::num::NonZeroU32::new(1).unwrap()),
+            )
+            .send()
+            .await
+            .unwrap();
+        let mine = alice.get_my_legal_acceptances().send().await.unwrap();
+
+        assert_eq!(published.status(), 201);
+        assert_eq!(accepted.status(), 201);
+        assert_eq!(mine.accepted.len(), 1);
+        assert_eq!(mine.accepted[0].kind, "terms");
+        assert!(mine.pending.is_empty());
+    }
+}

@@ -29,6 +29,16 @@ pub fn client_code(document: &str) -> String {
             operation["operationId"] = Value::from(id.clone());
             if operation["x-idempotency"]["intent"] == "idempotent" {
                 idempotent.push(id.clone());
+                // Optional to the generated builder even where the service requires it: the
+                // hooks give every call without one a key of its own.
+                for parameter in operation["parameters"].as_array_mut().into_iter().flatten() {
+                    if parameter["name"]
+                        .as_str()
+                        .is_some_and(|name| name.eq_ignore_ascii_case("idempotency-key"))
+                    {
+                        parameter["required"] = Value::Bool(false);
+                    }
+                }
             }
             let content = operation.pointer_mut("/requestBody/content");
             if let Some(content) = content.and_then(Value::as_object_mut)

@@ -9739,14 +9739,14 @@ pub mod builder {
     #[derive(Debug, Clone)]
     pub struct SendNotification<'a> {
         client: &'a super::Client,
-        idempotency_key: Result<types::SendNotificationIdempotencyKey, String>,
+        idempotency_key: Result<Option<types::SendNotificationIdempotencyKey>, String>,
         body: Result<types::builder::NewNotification, String>,
     }
     impl<'a> SendNotification<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
-                idempotency_key: Err("idempotency_key was not initialized".to_string()),
+                idempotency_key: Ok(None),
                 body: Ok(::std::default::Default::default()),
             }
         }
@@ -9754,7 +9754,7 @@ pub mod builder {
         where
             V: std::convert::TryInto<types::SendNotificationIdempotencyKey>,
         {
-            self.idempotency_key = value.try_into().map_err(|_| {
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
                 "conversion to `SendNotificationIdempotencyKey` for idempotency_key failed"
                     .to_string()
             });
@@ -9795,7 +9795,9 @@ pub mod builder {
                 ::reqwest::header::HeaderName::from_static("api-version"),
                 ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
             );
-            header_map.append("Idempotency-Key", idempotency_key.to_string().try_into()?);
+            if let Some(value) = idempotency_key {
+                header_map.append("Idempotency-Key", value.to_string().try_into()?);
+            }
             #[allow(unused_mut)]
             let mut request = client
                 .client
