@@ -569,6 +569,29 @@ mod tests {
         assert_eq!(answer, format!("first:{marker}the-key:second"));
     }
 
+    #[tokio::test]
+    async fn a_script_that_fails_is_run_once_and_its_error_returned() {
+        let mut conn = RedisConnection::from(connect().await);
+        let counter = format!("{}runs", unique_prefix());
+        let script = Script::new(
+            "redis.call('INCR', KEYS[1]) return redis.error_reply('the script refuses')",
+        );
+        // Known to the node: its first EVALSHA runs it.
+        script.load_async(&mut conn).await.unwrap();
+
+        let answer: RedisResult<i64> = ScriptCall::new(&script, counter.as_bytes(), 0, 0)
+            .invoke(&mut conn)
+            .await;
+
+        let runs: i64 = redis::cmd("GET")
+            .arg(&counter)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        assert!(answer.is_err(), "{answer:?}");
+        assert_eq!(runs, 1, "an error other than NOSCRIPT is not retried");
+    }
+
     async fn store() -> Store {
         Store::Redis(RedisStore::new(connect().await, unique_prefix()))
     }
