@@ -474,38 +474,40 @@ fn altered(body: &Value) -> Value {
     }
 }
 
-/// Registers an account and logs in, answering its access token.
+/// Registers an account and logs in through the service's typed client (`clients/rust`),
+/// answering its access token. The checks themselves send raw requests: each must see every
+/// answer as the service gave it, which a client that retries would hide.
 async fn throwaway_account(base: &str) -> anyhow::Result<String> {
+    use api_client::types::{LoginRequest, RegisterRequest};
+
     let email = format!("{}@example.com", unique("idempotency-check"));
     let password = format!("{}-Passphrase", unique("pw"));
-    let credentials = json!({ "email": email, "password": password });
-    let client = fresh_client()?;
-    let registered = client
-        .post(format!("{base}/api/v1/auth/register"))
-        .json(&credentials)
+    let client = api_client::Client::new(base, api_client::ClientOptions::default());
+    client
+        .register()
+        .body(
+            RegisterRequest::builder()
+                .email(email.as_str())
+                .password(password.as_str()),
+        )
         .send()
         .await
-        .context("registering a throwaway account")?;
-    if !registered.status().is_success() {
-        bail!(
-            "registering a throwaway account answered {}: give a token with --token",
-            registered.status()
-        );
-    }
-    let login: Value = client
-        .post(format!("{base}/api/v1/auth/login"))
-        .json(&credentials)
+        .map_err(|err| {
+            anyhow::anyhow!(
+                "registering a throwaway account failed ({err}): give a token with --token"
+            )
+        })?;
+    let tokens = client
+        .login()
+        .body(LoginRequest::builder().email(email).password(password))
         .send()
         .await
-        .context("logging in the throwaway account")?
-        .error_for_status()
-        .context("logging in the throwaway account (production needs --token)")?
-        .json()
-        .await?;
-    login["accessToken"]
-        .as_str()
-        .map(str::to_owned)
-        .context("the login answer has no accessToken")
+        .map_err(|err| {
+            anyhow::anyhow!(
+                "logging in the throwaway account failed ({err}): production needs --token"
+            )
+        })?;
+    Ok(tokens.into_inner().access_token)
 }
 
 fn unique(prefix: &str) -> String {
