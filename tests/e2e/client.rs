@@ -36,10 +36,18 @@ mod against_the_service {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
     use tokio::net::{TcpListener, TcpStream};
 
-    /// A TCP proxy in front of the service. For its first `resets` connections it forwards the
-    /// request, waits for the service's whole answer, then resets the client's connection
-    /// instead of passing the answer on: a call that took effect but whose answer was lost.
-    /// Later connections are relayed whole.
+    /// When the proxy cuts a connection it resets.
+    #[derive(Clone, Copy)]
+    enum Cut {
+        /// After the service answered: a call that took effect but whose answer was lost.
+        AfterTheAnswer,
+        /// As soon as the request is passed on, both ways (as the disconnect tests do): the
+        /// service sees its client vanish mid-request.
+        BeforeTheAnswer,
+    }
+
+    /// A TCP proxy in front of the service that cuts its first `resets` connections (see
+    /// [`Cut`]) by resetting them, and relays later ones whole.
     struct ResettingProxy {
         address: SocketAddr,
         connections: Arc<AtomicUsize>,
@@ -47,6 +55,10 @@ mod against_the_service {
 
     impl ResettingProxy {
         async fn start(app: &TestApp, resets: usize) -> Self {
+            Self::cutting(app, resets, Cut::AfterTheAnswer).await
+        }
+
+        async fn cutting(app: &TestApp, resets: usize, cut: Cut) -> Self {
             let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
             let address = listener.local_addr().unwrap();
             let upstream = app.address.trim_start_matches("http://").to_owned();
@@ -55,7 +67,7 @@ mod against_the_service {
             tokio::spawn(async move {
                 while let Ok((client, _)) = listener.accept().await {
                     let reset = counted.fetch_add(1, Ordering::SeqCst) < resets;
-                    tokio::spawn(relay(client, upstream.clone(), reset));
+                    tokio::spawn(relay(client, upstream.clone(), reset.then_some(cut)));
                 }
             });
             Self {
@@ -74,17 +86,22 @@ mod against_the_service {
         }
     }
 
-    async fn relay(mut client: TcpStream, upstream: String, reset: bool) {
+    async fn relay(mut client: TcpStream, upstream: String, cut: Option<Cut>) {
         let Some(request) = read_message(&mut client).await else {
             return;
         };
         let mut service = TcpStream::connect(upstream).await.unwrap();
         service.write_all(&request).await.unwrap();
+        // Linger 0: closing sends RST, as a connection cut by a network or a proxy does.
+        if let Some(Cut::BeforeTheAnswer) = cut {
+            service.set_zero_linger().unwrap();
+            client.set_zero_linger().unwrap();
+            return;
+        }
         let answer = read_message(&mut service)
             .await
             .expect("the service answers");
-        if reset {
-            // Linger 0: closing sends RST, as a connection cut by a network or a proxy does.
+        if let Some(Cut::AfterTheAnswer) = cut {
             client.set_zero_linger().unwrap();
             return;
         }
@@ -158,6 +175,20 @@ mod against_the_service {
         assert_eq!(created.status(), 201);
         assert!(was_replayed(&created), "the second attempt is a replay");
         assert_eq!(proxy.connections(), 2, "one attempt lost, one retry");
+        assert_eq!(things_of(&client).await, 1, "one thing, not two");
+    }
+
+    #[tokio::test]
+    async fn a_create_whose_connection_is_reset_mid_request_is_retried_and_made_once() {
+        let app = TestApp::spawn().await;
+        let proxy = ResettingProxy::cutting(&app, 1, Cut::BeforeTheAnswer).await;
+        let client = client_of(&app, &proxy.url(), "alice", quick_retries());
+
+        let created = client.create_thing().body(thing("first")).send().await;
+
+        let created = created.expect("the retry is answered");
+        assert_eq!(created.status(), 201);
+        assert_eq!(proxy.connections(), 2, "one attempt cut, one retry");
         assert_eq!(things_of(&client).await, 1, "one thing, not two");
     }
 
