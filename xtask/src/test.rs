@@ -177,6 +177,16 @@ struct Requirement {
 /// The steps that run the whole suite with every suite required.
 const FULL_SUITE: &[Step] = &[Step::Sqlite, Step::Cluster, Step::Postgres, Step::Adopt];
 
+/// The steps that run Node.js: the whole suite (Swagger UI's script, the OpenID provider) and
+/// the TypeScript client.
+const NODE_STEPS: &[Step] = &[
+    Step::Sqlite,
+    Step::Cluster,
+    Step::Postgres,
+    Step::Clients,
+    Step::Adopt,
+];
+
 const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         program: "cargo-mutants",
@@ -219,25 +229,13 @@ const REQUIREMENTS: &[Requirement] = &[
         program: "node",
         install: "apt-get install nodejs npm (macOS: brew install node)",
         needed_by: "Swagger UI's script, the test OpenID provider, the TypeScript client",
-        steps: &[
-            Step::Sqlite,
-            Step::Cluster,
-            Step::Postgres,
-            Step::Clients,
-            Step::Adopt,
-        ],
+        steps: NODE_STEPS,
     },
     Requirement {
         program: "npm",
         install: "apt-get install nodejs npm (macOS: brew install node)",
         needed_by: "installing the test OpenID provider and the TypeScript client's tools",
-        steps: &[
-            Step::Sqlite,
-            Step::Cluster,
-            Step::Postgres,
-            Step::Clients,
-            Step::Adopt,
-        ],
+        steps: NODE_STEPS,
     },
     Requirement {
         program: "python3",
