@@ -22,7 +22,7 @@ use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use kernel::{
     Authentication, Authenticator, ClientAddress, ClientAddressResolver, Problem, RequestContext,
 };
-use poem::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Uri, Version, header};
+use poem::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, Version, header};
 use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
 use tracing::Instrument;
 
@@ -61,6 +61,40 @@ impl FrontDoor {
         self.instance = Some(instance);
         self
     }
+
+    /// `Allow` on a 405, the request id echoed, the instance named when configured.
+    fn add_answer_headers(&self, response: &mut Response, path: &str, request_id: HeaderValue) {
+        let refused_method = response.status() == StatusCode::METHOD_NOT_ALLOWED;
+        let headers = response.headers_mut();
+        if refused_method && let Some(allow) = self.allowed.allow(path) {
+            headers.insert(header::ALLOW, allow.clone());
+        }
+        headers.insert(REQUEST_ID, request_id);
+        if let Some(instance) = &self.instance {
+            headers.insert(INSTANCE_ID, instance.clone());
+        }
+    }
+}
+
+/// The route template and status on the request's span, and the access-log line (formatted
+/// only when it is recorded).
+fn record_outcome(span: &tracing::Span, method: &Method, response: &Response, started: Instant) {
+    let route = response
+        .data::<PathPattern>()
+        .map_or("unmatched", |pattern| &*pattern.0);
+    let status = response.status().as_u16();
+    span.record("http.route", route);
+    // An integer attribute, as OpenTelemetry's HTTP conventions have it (a u64 would be
+    // exported as text).
+    span.record("http.response.status_code", i64::from(status));
+    tracing::info!(
+        parent: span,
+        %method,
+        route,
+        status,
+        latency_ms = started.elapsed().as_secs_f64() * 1000.0,
+        "request completed"
+    );
 }
 
 impl<E: Endpoint> Middleware<E> for FrontDoor {
@@ -121,33 +155,9 @@ impl<E: Endpoint> Endpoint for FrontDoorEndpoint<E> {
             )
             .await;
 
-        let route = response
-            .data::<PathPattern>()
-            .map_or("unmatched", |pattern| &*pattern.0);
-        let status = response.status().as_u16();
-        span.record("http.route", route);
-        // An integer attribute, as OpenTelemetry's HTTP conventions have it (a u64 would be
-        // exported as text).
-        span.record("http.response.status_code", i64::from(status));
-        tracing::info!(
-            parent: &span,
-            %method,
-            route,
-            status,
-            latency_ms = started.elapsed().as_secs_f64() * 1000.0,
-            "request completed"
-        );
-
-        let headers = response.headers_mut();
-        if status == StatusCode::METHOD_NOT_ALLOWED.as_u16()
-            && let Some(allow) = self.door.allowed.allow(uri.path())
-        {
-            headers.insert(header::ALLOW, allow.clone());
-        }
-        headers.insert(REQUEST_ID, request_id);
-        if let Some(instance) = &self.door.instance {
-            headers.insert(INSTANCE_ID, instance.clone());
-        }
+        record_outcome(&span, &method, &response, started);
+        self.door
+            .add_answer_headers(&mut response, uri.path(), request_id);
         Ok(response)
     }
 }
