@@ -1,8 +1,7 @@
 //! A typed client for the service, generated from `openapi/openapi.json` by
 //! [progenitor](https://github.com/oxidecomputer/progenitor), that retries safely by default.
 //!
-//! ```no_run
-//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! ```ignore
 //! let client = api_client::Client::new("http://127.0.0.1:8080", api_client::ClientOptions::default());
 //! let thing = client
 //!     .create_thing()
@@ -10,8 +9,9 @@
 //!     .send()
 //!     .await?;
 //! println!("{} (a replay: {})", thing.id, api_client::was_replayed(&thing));
-//! # Ok(()) }
 //! ```
+//!
+//! (`examples/quick_start.rs` is the same, compiled by `cargo test`.)
 //!
 //! What it does on its own, from what the document declares of each operation:
 //!
