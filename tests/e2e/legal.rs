@@ -766,3 +766,45 @@ async fn a_keyed_acceptance_needs_one_database_connection() {
 
     assert_eq!(accepted.status(), StatusCode::CREATED);
 }
+
+/// RFC 3339 to Unix milliseconds, as the API writes its times.
+fn unix_ms(rfc3339: &Value) -> i128 {
+    let text = rfc3339.as_str().expect("a time is a string");
+    let at = time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+        .expect("an RFC 3339 time");
+    at.unix_timestamp_nanos() / 1_000_000
+}
+
+#[tokio::test]
+async fn no_acceptance_of_a_version_is_recorded_once_a_newer_one_is_published() {
+    let app = TestApp::spawn().await;
+    for round in 0..5 {
+        let kind = format!("terms-{round}");
+        let first = published(&app, &kind).await;
+
+        // Twenty users accept version 1 while version 2 is published.
+        let users: Vec<String> = (0..20).map(|n| format!("user-{round}-{n}")).collect();
+        let accepts =
+            futures_util::future::join_all(users.iter().map(|user| accept(&app, user, &kind, 1)));
+        let (answers, second) = tokio::join!(accepts, published(&app, &kind));
+
+        assert_eq!(first["version"], 1);
+        let superseded_at = unix_ms(&second["effectiveAt"]);
+        for answer in answers {
+            match answer.status() {
+                StatusCode::CREATED => {
+                    let record: Value = answer.json().await.unwrap();
+                    assert!(
+                        unix_ms(&record["acceptedAt"]) < superseded_at,
+                        "round {round}: version 1 accepted at {} although version 2 took \
+                         effect at {}",
+                        record["acceptedAt"],
+                        second["effectiveAt"]
+                    );
+                }
+                StatusCode::CONFLICT => {}
+                other => panic!("round {round}: an acceptance answered {other}"),
+            }
+        }
+    }
+}

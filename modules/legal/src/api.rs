@@ -266,41 +266,13 @@ impl LegalApi {
         let kind = Kind::parse(&body.kind)?;
         let version = i64::from(body.version);
         let user = auth.0.subject.as_str();
-        // Read before the transaction begins: a request holds one connection at a time.
-        if let Some(existing) = self
-            .repository
-            .acceptance(self.repository.pool(), user, &kind, version)
-            .await?
-        {
-            let tx = outcome.begin(self.repository.pool()).await?;
-            return Ok(tx
-                .commit(AcceptResponse::AlreadyAccepted(Json(existing)))
-                .await?);
-        }
-        let now = now_ms();
-        let found = self
-            .repository
-            .version(&kind, version)
-            .await?
-            .ok_or_else(|| version_not_found(kind.as_str(), version))?;
-        let current = self.repository.current_version_of(&kind, now).await?;
-        if current != Some(version) {
-            let detail = if timestamp(now)? < found.effective_at {
-                format!(
-                    "Version {version} of `{kind}` takes effect at {}: it cannot be accepted before.",
-                    found.effective_at
-                )
-            } else {
-                format!(
-                    "Version {version} of `{kind}` is superseded: accept the current version, {}.",
-                    current.unwrap_or_default()
-                )
-            };
-            return Err(AppError::Conflict(detail).into());
-        }
         let address = client_address(req);
         let agent = user_agent(req);
         let request_id = RequestContext::current().map(|context| context.request_id().to_owned());
+        let mut tx = outcome.begin(self.repository.pool()).await?;
+        self.repository.hold_kind(&mut tx, &kind).await?;
+        // Timed once the kind is held: the version current now stays current until the commit.
+        let now = now_ms();
         let acceptance = NewAcceptance {
             user_id: user,
             kind: &kind,
@@ -310,7 +282,6 @@ impl LegalApi {
             user_agent: agent.as_deref(),
             request_id: request_id.as_deref(),
         };
-        let mut tx = outcome.begin(self.repository.pool()).await?;
         if let Some(created) = self
             .repository
             .insert_acceptance(&mut tx, &acceptance)
@@ -318,17 +289,44 @@ impl LegalApi {
         {
             return Ok(tx.commit(AcceptResponse::Created(Json(created))).await?);
         }
-        // A concurrent acceptance of the same version won: its record is the one.
-        match self
+        // Nothing inserted: accepted before (a retry, or a concurrent acceptance that won), or
+        // not the current version.
+        if let Some(existing) = self
             .repository
             .acceptance(&mut *tx, user, &kind, version)
             .await?
         {
-            Some(existing) => Ok(tx
+            return Ok(tx
                 .commit(AcceptResponse::AlreadyAccepted(Json(existing)))
-                .await?),
-            None => Err(AppError::internal("an acceptance was neither inserted nor found").into()),
+                .await?);
         }
+        // A request holds one connection at a time: the transaction ends before the reads that
+        // say why.
+        drop(tx);
+        Err(self.why_not_current(&kind, version, now).await?.into())
+    }
+
+    /// Why `version` of `kind` cannot be accepted at `now`: it does not exist (404), or it is
+    /// superseded or not yet in effect (409).
+    async fn why_not_current(&self, kind: &Kind, version: i64, now: i64) -> AppResult<AppError> {
+        let found = self
+            .repository
+            .version(kind, version)
+            .await?
+            .ok_or_else(|| version_not_found(kind.as_str(), version))?;
+        let current = self.repository.current_version_of(kind, now).await?;
+        let detail = if timestamp(now)? < found.effective_at {
+            format!(
+                "Version {version} of `{kind}` takes effect at {}: it cannot be accepted before.",
+                found.effective_at
+            )
+        } else {
+            format!(
+                "Version {version} of `{kind}` is superseded: accept the current version, {}.",
+                current.unwrap_or_default()
+            )
+        };
+        Ok(AppError::Conflict(detail))
     }
 
     /// What the caller accepted

@@ -12,6 +12,7 @@
 //! [`CurrentVersion`]s by their `sqlx::FromRow`.
 
 use infra::Database;
+use infra::database::{Dialect, now_ms};
 use kernel::AppResult;
 use poem::IntoResponse;
 use poem_idempotency::{OutcomeRecorder, Recorded};
@@ -96,6 +97,9 @@ impl LegalRepository {
         .bind(kind)
         .fetch_one(&mut *tx)
         .await?;
+        // Timed once the kind is held: an acceptance that took its time before waits for
+        // this publication, so none recorded earlier can postdate the new version.
+        let now = now_ms();
         let published = sqlx::query_as(concat!(
             "INSERT INTO legal_versions
              (kind, version, body, published_at_ms, effective_at_ms, published_by)
@@ -106,8 +110,8 @@ impl LegalRepository {
         .bind(kind)
         .bind(version)
         .bind(&publication.body)
-        .bind(publication.published_at_ms)
-        .bind(publication.effective_at_ms)
+        .bind(now.max(publication.published_at_ms))
+        .bind(now.max(publication.effective_at_ms))
         .bind(&publication.published_by)
         .fetch_one(&mut *tx)
         .await?;
@@ -211,9 +215,27 @@ impl LegalRepository {
         Ok(next)
     }
 
-    /// Records an acceptance unless the user already accepted that version: the new record,
-    /// or `None` when one was there (the unique constraint decides, so of concurrent first
-    /// acceptances exactly one inserts).
+    /// Holds `kind` against a publication until `tx` ends, so that the current version read
+    /// by [`Self::insert_acceptance`] stays current until it commits. On PostgreSQL, a shared
+    /// lock on the kind's row (acceptances do not wait for one another; a publication's update
+    /// waits for them, and they for it). SQLite has one writer at a time: the insert's own
+    /// write lock does the same, and nothing may be read before it (a read would pin a
+    /// snapshot the write could not upgrade).
+    #[tracing::instrument(name = "legal.repository.hold_kind", skip_all, fields(kind = %kind))]
+    pub async fn hold_kind(&self, tx: &mut AnyConnection, kind: &Kind) -> AppResult<()> {
+        if self.database.dialect() == Dialect::Postgres {
+            sqlx::query("SELECT latest_version FROM legal_documents WHERE kind = $1 FOR SHARE")
+                .bind(kind.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Records an acceptance of the current version, in one statement: the new record, or
+    /// `None` when the version is not the current one of its kind at `accepted_at_ms` or the
+    /// user already accepted it (the unique constraint decides, so of concurrent first
+    /// acceptances exactly one inserts). Run after [`Self::hold_kind`] in the same transaction.
     #[tracing::instrument(name = "legal.repository.insert_acceptance", skip_all)]
     pub async fn insert_acceptance(
         &self,
@@ -223,7 +245,9 @@ impl LegalRepository {
         let inserted = sqlx::query_as(concat!(
             "INSERT INTO legal_acceptances
              (id, user_id, kind, version, accepted_at_ms, client_address, user_agent, request_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8
+             WHERE $4 = (SELECT MAX(version) FROM legal_versions
+                         WHERE kind = $3 AND effective_at_ms <= $5)
              ON CONFLICT (user_id, kind, version) DO NOTHING
              RETURNING ",
             acceptance_columns!()
