@@ -49,6 +49,7 @@ pub fn finish(mut api: Value, health: Value) -> Value {
     {
         api_tags.extend(tags);
     }
+    spell_out_query_objects(&mut api);
     spell_response_headers(&mut api);
     document_common_failures(&mut api);
     link_created_resources(&mut api);
@@ -68,6 +69,65 @@ fn operations_mut(
         .filter_map(Value::as_object_mut)
         .flat_map(|item| item.values_mut())
         .filter_map(Value::as_object_mut)
+}
+
+/// Writes each exploded form-style query object (`kernel::PageRequest` declares `page` and
+/// `perPage` as one) as the scalar parameters it is sent as: `?page=2&perPage=50` either way,
+/// but generated clients and Swagger UI handle scalar parameters best. Each property's
+/// description becomes its parameter's.
+fn spell_out_query_objects(document: &mut Value) {
+    for operation in operations_mut(document) {
+        let Some(parameters) = operation
+            .get_mut("parameters")
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        let spelled = parameters
+            .drain(..)
+            .flat_map(|parameter| match exploded_query_object(&parameter) {
+                Some(properties) => properties,
+                None => vec![parameter],
+            })
+            .collect();
+        *parameters = spelled;
+    }
+}
+
+/// The parameters an exploded form-style query object stands for, or `None` for any other.
+fn exploded_query_object(parameter: &Value) -> Option<Vec<Value>> {
+    let is_form = parameter.get("style").is_none_or(|style| style == "form");
+    if parameter["in"] != "query" || parameter["explode"] != true || !is_form {
+        return None;
+    }
+    let schema = parameter.get("schema")?;
+    if schema["type"] != "object" {
+        return None;
+    }
+    let required = schema.get("required").and_then(Value::as_array);
+    let properties = schema.get("properties").and_then(Value::as_object)?;
+    let spelled = properties
+        .iter()
+        .map(|(name, property)| {
+            let mut property = property.clone();
+            let description = property
+                .as_object_mut()
+                .and_then(|schema| schema.remove("description"));
+            let mut spelled = json!({
+                "name": name,
+                "in": "query",
+                "required": required.is_some_and(|names| names.iter().any(|n| n == name)),
+                "deprecated": parameter["deprecated"],
+                "explode": true,
+                "schema": property,
+            });
+            if let Some(description) = description {
+                spelled["description"] = description;
+            }
+            spelled
+        })
+        .collect();
+    Some(spelled)
 }
 
 /// What any operation can answer before or around its handler, documented on each: 400 for a

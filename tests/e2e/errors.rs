@@ -88,6 +88,57 @@ async fn an_invalid_parameter_is_a_400_problem() {
 }
 
 #[tokio::test]
+async fn every_list_refuses_a_page_out_of_range_with_the_same_problem() {
+    let app = TestApp::spawn().await;
+    let document: serde_json::Value = app.get("/openapi.json").await.json().await.unwrap();
+    let lists = paged_lists(&document);
+    assert!(lists.len() >= 5, "{lists:?}");
+
+    for list in &lists {
+        let mut details = Vec::new();
+        for query in ["page=0", "perPage=101", "page=x"] {
+            let response = app
+                .http
+                .get(app.url(&format!("{list}?{query}")))
+                .bearer_auth(app.token_for("alice"))
+                .send()
+                .await
+                .unwrap();
+            let problem = assert_problem(response, StatusCode::BAD_REQUEST).await;
+            details.push(problem["detail"].as_str().unwrap().to_owned());
+        }
+
+        assert_eq!(
+            details,
+            [
+                "failed to parse parameter `page`: verification failed. minimum(1, exclusive: false)",
+                "failed to parse parameter `perPage`: verification failed. maximum(100, exclusive: false)",
+                "failed to parse parameter `page`: failed to parse \"integer(uint32)\": invalid digit found in string (occurred while parsing \"optional_integer(uint32)\")",
+            ],
+            "{list}"
+        );
+    }
+}
+
+/// The paths of the document's GET operations that take `page` and `perPage`.
+fn paged_lists(document: &serde_json::Value) -> Vec<String> {
+    let paths = document["paths"].as_object().unwrap();
+    paths
+        .iter()
+        .filter(|(_, item)| {
+            let names: Vec<_> = item["get"]["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|parameter| parameter["name"].as_str())
+                .collect();
+            names.contains(&"page") && names.contains(&"perPage")
+        })
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+#[tokio::test]
 async fn a_missing_parameter_is_a_400_problem() {
     let app = TestApp::builder().spawn_with(FixtureApi).await;
 

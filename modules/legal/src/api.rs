@@ -9,7 +9,7 @@ use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext,
 use poem::Request;
 use poem::http::header::USER_AGENT;
 use poem_idempotency::{OutcomeRecorder, Recorded};
-use poem_openapi::param::{Path, Query};
+use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 
@@ -150,25 +150,16 @@ impl LegalApi {
     #[tracing::instrument(name = "legal.list_documents", skip_all)]
     async fn list_documents(
         &self,
-        /// Page number, from 1.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
-        page: Query<Option<u32>>,
-        /// Items per page, 1 to 100 (default 20).
-        #[oai(
-            name = "perPage",
-            validator(minimum(value = "1"), maximum(value = "100"))
-        )]
-        per_page: Query<Option<u32>>,
+        paging: PageRequest,
     ) -> Result<ListDocumentsResponse, ListDocumentsError> {
-        let request = PageRequest::new(page.0, per_page.0);
         let now = now_ms();
         let items = self
             .repository
-            .current_versions(now, request.limit(), request.offset())
+            .current_versions(now, paging.limit(), paging.offset())
             .await?;
         let total = self.repository.count_current(now).await?;
         Ok(ListDocumentsResponse::Ok(Json(Page::new(
-            items, request, total,
+            items, paging, total,
         ))))
     }
 

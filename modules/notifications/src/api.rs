@@ -267,24 +267,15 @@ impl NotificationsApi {
     async fn list(
         &self,
         auth: BearerAuth,
-        /// Page number, from 1.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
-        page: Query<Option<u32>>,
-        /// Items per page, 1 to 100 (default 20).
-        #[oai(
-            name = "perPage",
-            validator(minimum(value = "1"), maximum(value = "100"))
-        )]
-        per_page: Query<Option<u32>>,
+        paging: PageRequest,
         /// Only the unread ones.
         unread: Query<Option<bool>>,
     ) -> Result<Json<Page<Notification>>, ReadError> {
-        let request = PageRequest::new(page.0, per_page.0);
         let (items, total) = self
             .repository
-            .list(&auth.0.subject, unread.0.unwrap_or(false), request)
+            .list(&auth.0.subject, unread.0.unwrap_or(false), paging)
             .await?;
-        Ok(Json(Page::new(items, request, total)))
+        Ok(Json(Page::new(items, paging, total)))
     }
 
     /// Count the caller's unread notifications

@@ -153,15 +153,7 @@ impl ThingsApi {
     async fn list(
         &self,
         auth: BearerAuth,
-        /// Page number, from 1.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
-        page: Query<Option<u32>>,
-        /// Items per page, 1 to 100 (default 20).
-        #[oai(
-            name = "perPage",
-            validator(minimum(value = "1"), maximum(value = "100"))
-        )]
-        per_page: Query<Option<u32>>,
+        paging: PageRequest,
         /// The order: `createdAt` (the default), `updatedAt` or `name`, or one of them after
         /// `-` for the reverse.
         sort: Query<Option<ThingOrder>>,
@@ -170,13 +162,12 @@ impl ThingsApi {
         name_contains: Query<Option<String>>,
     ) -> Result<ListThingsResponse, ListThingsError> {
         let owner = &auth.0.subject;
-        let request = PageRequest::new(page.0, per_page.0);
         let filter = name_contains.0.as_deref().filter(|text| !text.is_empty());
         let order = sort.0.unwrap_or_default();
-        let items = self.repository.list(owner, filter, order, request).await?;
+        let items = self.repository.list(owner, filter, order, paging).await?;
         let total = self.repository.count(owner, filter).await?;
         Ok(ListThingsResponse::Ok(Json(Page::new(
-            items, request, total,
+            items, paging, total,
         ))))
     }
 

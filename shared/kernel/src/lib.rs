@@ -12,6 +12,7 @@
 //! - [`revocation`]: the in-memory set of revoked sessions the authentication step refuses;
 //! - [`outage`]: one warning per outage of a dependency the service tolerates losing;
 //! - [`pagination`]: page requests and paged results;
+//! - [`timestamp`]: [`Timestamp`], every time the API sends, written one way;
 //! - [`strict_string`]: request string fields that take strings only (poem-openapi's `String`
 //!   would take `12` and `false` too).
 //!
@@ -30,6 +31,7 @@ pub mod revocation;
 pub mod strict_string;
 #[cfg(test)]
 mod test_log;
+pub mod timestamp;
 
 /// Where the host mounts every module's API; modules use it to build `Location` headers.
 pub const API_PREFIX: &str = "/api/v1";
@@ -46,3 +48,4 @@ pub use pagination::{Page, PageRequest};
 pub use problem::Problem;
 pub use revocation::RevokedSessions;
 pub use strict_string::StrictString;
+pub use timestamp::Timestamp;

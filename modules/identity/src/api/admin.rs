@@ -10,7 +10,7 @@ use std::sync::Arc;
 use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
 
 use super::errors::{AdminChangeError, AdminReadError};
-use poem_openapi::param::{Path, Query};
+use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 
@@ -116,20 +116,9 @@ impl AdminApi {
     async fn list(
         &self,
         auth: BearerAuth,
-        /// Page number, from 1.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
-        page: Query<Option<u32>>,
-        /// Items per page, 1 to 100 (default 20).
-        #[oai(
-            name = "perPage",
-            validator(minimum(value = "1"), maximum(value = "100"))
-        )]
-        per_page: Query<Option<u32>>,
+        paging: PageRequest,
     ) -> Result<ListUsersResponse, AdminReadError> {
-        let page = self
-            .base
-            .list(&auth.0, PageRequest::new(page.0, per_page.0))
-            .await?;
+        let page = self.base.list(&auth.0, paging).await?;
         Ok(ListUsersResponse::Ok(Json(page)))
     }
 
@@ -175,20 +164,9 @@ impl AdminApi {
     async fn audit(
         &self,
         auth: BearerAuth,
-        /// Page number, from 1.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
-        page: Query<Option<u32>>,
-        /// Items per page, 1 to 100 (default 20).
-        #[oai(
-            name = "perPage",
-            validator(minimum(value = "1"), maximum(value = "100"))
-        )]
-        per_page: Query<Option<u32>>,
+        paging: PageRequest,
     ) -> Result<AuditResponse, AdminReadError> {
-        let page = self
-            .base
-            .audit(&auth.0, PageRequest::new(page.0, per_page.0))
-            .await?;
+        let page = self.base.audit(&auth.0, paging).await?;
         Ok(AuditResponse::Ok(Json(page)))
     }
 }
