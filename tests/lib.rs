@@ -455,6 +455,22 @@ impl WithIdempotencyKey for reqwest::RequestBuilder {
     }
 }
 
+/// Asserts `value` is a time as the API writes every one: RFC 3339 in UTC with exactly three
+/// fraction digits (`2026-12-06T04:30:59.120Z`), and returns it parsed.
+pub fn assert_api_time(value: &Value) -> time::OffsetDateTime {
+    let text = value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string: {value}"));
+    let parsed = time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|error| panic!("{text}: {error}"));
+    let fraction = text.get(19..23);
+    assert!(
+        text.len() == 24 && text.ends_with('Z') && fraction.is_some_and(|f| f.starts_with('.')),
+        "{text} is not written YYYY-MM-DDTHH:MM:SS.mmmZ"
+    );
+    parsed
+}
+
 /// Whether the response says it is a replay.
 pub fn is_replay(response: &reqwest::Response) -> bool {
     response

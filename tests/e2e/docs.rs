@@ -371,3 +371,37 @@ pub(crate) fn repository_file(relative: &str) -> std::path::PathBuf {
 pub(crate) fn updating_expectations() -> bool {
     std::env::var("UPDATE_EXPECT").is_ok_and(|value| value == "1")
 }
+
+#[tokio::test]
+async fn every_time_in_the_document_is_an_rfc_3339_date_time() {
+    let app = TestApp::spawn().await;
+
+    let document: Value = app.get("/openapi.json").await.json().await.unwrap();
+
+    let schemas = document["components"]["schemas"].as_object().unwrap();
+    let mut times = Vec::new();
+    for (schema_name, schema) in schemas {
+        let properties = schema["properties"].as_object().into_iter().flatten();
+        for (name, property) in properties {
+            assert!(
+                !name.ends_with("Ms"),
+                "{schema_name}.{name}: a time is sent as RFC 3339, not milliseconds"
+            );
+            if name.ends_with("At") {
+                assert_eq!(
+                    (&property["type"], &property["format"]),
+                    (&Value::from("string"), &Value::from("date-time")),
+                    "{schema_name}.{name}"
+                );
+                times.push(format!("{schema_name}.{name}"));
+            }
+        }
+    }
+    for expected in [
+        "UserView.createdAt",
+        "SessionView.expiresAt",
+        "Thing.createdAt",
+    ] {
+        assert!(times.contains(&expected.to_owned()), "{times:?}");
+    }
+}

@@ -185,9 +185,8 @@ pub mod types {
         ///The administrator who made the change.
         #[serde(rename = "actorId")]
         pub actor_id: ::std::string::String,
-        ///Milliseconds since the Unix epoch.
-        #[serde(rename = "atMs")]
-        pub at_ms: i64,
+        ///When the change was made.
+        pub at: ::chrono::DateTime<::chrono::offset::Utc>,
         pub id: ::std::string::String,
         ///The `X-Request-Id` of the request that made the change.
         #[serde(
@@ -217,9 +216,9 @@ pub mod types {
         else sees the redirect back (a log, a `Referer`, a link that lands someone's browser on
         the callback with the attacker's code) cannot finish the sign-in.*/
         pub binding: ::std::string::String,
-        ///Until when (milliseconds since the Unix epoch) the exchange accepts this state.
-        #[serde(rename = "expiresAtMs")]
-        pub expires_at_ms: i64,
+        ///Until when the exchange accepts this state.
+        #[serde(rename = "expiresAt")]
+        pub expires_at: ::chrono::DateTime<::chrono::offset::Utc>,
         /**The `state` in that URL. Keep it (e.g. in `sessionStorage`) and check that the provider
         sends the browser back with the same one before calling the exchange.*/
         pub state: ::std::string::String,
@@ -1436,12 +1435,12 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub email: ::std::option::Option<::std::string::String>,
         pub id: ::std::string::String,
-        ///The last sign-in through it, in milliseconds since the Unix epoch.
-        #[serde(rename = "lastUsedAtMs")]
-        pub last_used_at_ms: i64,
-        ///Milliseconds since the Unix epoch.
-        #[serde(rename = "linkedAtMs")]
-        pub linked_at_ms: i64,
+        ///The last sign-in through it.
+        #[serde(rename = "lastUsedAt")]
+        pub last_used_at: ::chrono::DateTime<::chrono::offset::Utc>,
+        ///When the link was made.
+        #[serde(rename = "linkedAt")]
+        pub linked_at: ::chrono::DateTime<::chrono::offset::Utc>,
         ///The provider's name, as in `/auth/oauth/{provider}`.
         pub provider: ::std::string::String,
         ///The provider's identifier of the account (`sub`).
@@ -3174,15 +3173,18 @@ pub mod types {
     ///A login session.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct SessionView {
-        #[serde(rename = "createdAtMs")]
-        pub created_at_ms: i64,
+        ///When the session began (the login or provider sign-in).
+        #[serde(rename = "createdAt")]
+        pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
         ///Whether this is the session of the access token making the request.
         pub current: bool,
-        #[serde(rename = "expiresAtMs")]
-        pub expires_at_ms: i64,
+        ///When its refresh token stops working unless used before.
+        #[serde(rename = "expiresAt")]
+        pub expires_at: ::chrono::DateTime<::chrono::offset::Utc>,
         pub id: ::std::string::String,
-        #[serde(rename = "lastUsedAtMs")]
-        pub last_used_at_ms: i64,
+        ///The session's last refresh, or its beginning.
+        #[serde(rename = "lastUsedAt")]
+        pub last_used_at: ::chrono::DateTime<::chrono::offset::Utc>,
         #[serde(
             rename = "userAgent",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -4042,9 +4044,9 @@ pub mod types {
     ///An account, as its owner and administrators see it.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct UserView {
-        ///Milliseconds since the Unix epoch.
-        #[serde(rename = "createdAtMs")]
-        pub created_at_ms: i64,
+        ///When the account was registered.
+        #[serde(rename = "createdAt")]
+        pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
         #[serde(
             rename = "displayName",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -4271,7 +4273,10 @@ pub mod types {
         pub struct AuditEntryView {
             action: ::std::result::Result<::std::string::String, ::std::string::String>,
             actor_id: ::std::result::Result<::std::string::String, ::std::string::String>,
-            at_ms: ::std::result::Result<i64, ::std::string::String>,
+            at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
             request_id: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
@@ -4284,7 +4289,7 @@ pub mod types {
                 Self {
                     action: Err("no value supplied for action".to_string()),
                     actor_id: Err("no value supplied for actor_id".to_string()),
-                    at_ms: Err("no value supplied for at_ms".to_string()),
+                    at: Err("no value supplied for at".to_string()),
                     id: Err("no value supplied for id".to_string()),
                     request_id: Ok(Default::default()),
                     target_id: Err("no value supplied for target_id".to_string()),
@@ -4312,14 +4317,14 @@ pub mod types {
                     .map_err(|e| format!("error converting supplied value for actor_id: {e}"));
                 self
             }
-            pub fn at_ms<T>(mut self, value: T) -> Self
+            pub fn at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.at_ms = value
+                self.at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for at_ms: {e}"));
+                    .map_err(|e| format!("error converting supplied value for at: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -4361,7 +4366,7 @@ pub mod types {
                 Ok(Self {
                     action: value.action?,
                     actor_id: value.actor_id?,
-                    at_ms: value.at_ms?,
+                    at: value.at?,
                     id: value.id?,
                     request_id: value.request_id?,
                     target_id: value.target_id?,
@@ -4373,7 +4378,7 @@ pub mod types {
                 Self {
                     action: Ok(value.action),
                     actor_id: Ok(value.actor_id),
-                    at_ms: Ok(value.at_ms),
+                    at: Ok(value.at),
                     id: Ok(value.id),
                     request_id: Ok(value.request_id),
                     target_id: Ok(value.target_id),
@@ -4384,7 +4389,10 @@ pub mod types {
         pub struct AuthorizationView {
             authorization_url: ::std::result::Result<::std::string::String, ::std::string::String>,
             binding: ::std::result::Result<::std::string::String, ::std::string::String>,
-            expires_at_ms: ::std::result::Result<i64, ::std::string::String>,
+            expires_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
             state: ::std::result::Result<::std::string::String, ::std::string::String>,
         }
         impl ::std::default::Default for AuthorizationView {
@@ -4392,7 +4400,7 @@ pub mod types {
                 Self {
                     authorization_url: Err("no value supplied for authorization_url".to_string()),
                     binding: Err("no value supplied for binding".to_string()),
-                    expires_at_ms: Err("no value supplied for expires_at_ms".to_string()),
+                    expires_at: Err("no value supplied for expires_at".to_string()),
                     state: Err("no value supplied for state".to_string()),
                 }
             }
@@ -4418,14 +4426,14 @@ pub mod types {
                     .map_err(|e| format!("error converting supplied value for binding: {e}"));
                 self
             }
-            pub fn expires_at_ms<T>(mut self, value: T) -> Self
+            pub fn expires_at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.expires_at_ms = value
+                self.expires_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for expires_at_ms: {e}"));
+                    .map_err(|e| format!("error converting supplied value for expires_at: {e}"));
                 self
             }
             pub fn state<T>(mut self, value: T) -> Self
@@ -4447,7 +4455,7 @@ pub mod types {
                 Ok(Self {
                     authorization_url: value.authorization_url?,
                     binding: value.binding?,
-                    expires_at_ms: value.expires_at_ms?,
+                    expires_at: value.expires_at?,
                     state: value.state?,
                 })
             }
@@ -4457,7 +4465,7 @@ pub mod types {
                 Self {
                     authorization_url: Ok(value.authorization_url),
                     binding: Ok(value.binding),
-                    expires_at_ms: Ok(value.expires_at_ms),
+                    expires_at: Ok(value.expires_at),
                     state: Ok(value.state),
                 }
             }
@@ -4820,8 +4828,14 @@ pub mod types {
                 ::std::string::String,
             >,
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
-            last_used_at_ms: ::std::result::Result<i64, ::std::string::String>,
-            linked_at_ms: ::std::result::Result<i64, ::std::string::String>,
+            last_used_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
+            linked_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
             provider: ::std::result::Result<::std::string::String, ::std::string::String>,
             subject: ::std::result::Result<::std::string::String, ::std::string::String>,
         }
@@ -4830,8 +4844,8 @@ pub mod types {
                 Self {
                     email: Ok(Default::default()),
                     id: Err("no value supplied for id".to_string()),
-                    last_used_at_ms: Err("no value supplied for last_used_at_ms".to_string()),
-                    linked_at_ms: Err("no value supplied for linked_at_ms".to_string()),
+                    last_used_at: Err("no value supplied for last_used_at".to_string()),
+                    linked_at: Err("no value supplied for linked_at".to_string()),
                     provider: Err("no value supplied for provider".to_string()),
                     subject: Err("no value supplied for subject".to_string()),
                 }
@@ -4858,24 +4872,24 @@ pub mod types {
                     .map_err(|e| format!("error converting supplied value for id: {e}"));
                 self
             }
-            pub fn last_used_at_ms<T>(mut self, value: T) -> Self
+            pub fn last_used_at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.last_used_at_ms = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for last_used_at_ms: {e}")
-                });
+                self.last_used_at = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for last_used_at: {e}"));
                 self
             }
-            pub fn linked_at_ms<T>(mut self, value: T) -> Self
+            pub fn linked_at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.linked_at_ms = value
+                self.linked_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for linked_at_ms: {e}"));
+                    .map_err(|e| format!("error converting supplied value for linked_at: {e}"));
                 self
             }
             pub fn provider<T>(mut self, value: T) -> Self
@@ -4907,8 +4921,8 @@ pub mod types {
                 Ok(Self {
                     email: value.email?,
                     id: value.id?,
-                    last_used_at_ms: value.last_used_at_ms?,
-                    linked_at_ms: value.linked_at_ms?,
+                    last_used_at: value.last_used_at?,
+                    linked_at: value.linked_at?,
                     provider: value.provider?,
                     subject: value.subject?,
                 })
@@ -4919,8 +4933,8 @@ pub mod types {
                 Self {
                     email: Ok(value.email),
                     id: Ok(value.id),
-                    last_used_at_ms: Ok(value.last_used_at_ms),
-                    linked_at_ms: Ok(value.linked_at_ms),
+                    last_used_at: Ok(value.last_used_at),
+                    linked_at: Ok(value.linked_at),
                     provider: Ok(value.provider),
                     subject: Ok(value.subject),
                 }
@@ -6217,11 +6231,20 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct SessionView {
-            created_at_ms: ::std::result::Result<i64, ::std::string::String>,
+            created_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
             current: ::std::result::Result<bool, ::std::string::String>,
-            expires_at_ms: ::std::result::Result<i64, ::std::string::String>,
+            expires_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
             id: ::std::result::Result<::std::string::String, ::std::string::String>,
-            last_used_at_ms: ::std::result::Result<i64, ::std::string::String>,
+            last_used_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
             user_agent: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -6230,24 +6253,24 @@ pub mod types {
         impl ::std::default::Default for SessionView {
             fn default() -> Self {
                 Self {
-                    created_at_ms: Err("no value supplied for created_at_ms".to_string()),
+                    created_at: Err("no value supplied for created_at".to_string()),
                     current: Err("no value supplied for current".to_string()),
-                    expires_at_ms: Err("no value supplied for expires_at_ms".to_string()),
+                    expires_at: Err("no value supplied for expires_at".to_string()),
                     id: Err("no value supplied for id".to_string()),
-                    last_used_at_ms: Err("no value supplied for last_used_at_ms".to_string()),
+                    last_used_at: Err("no value supplied for last_used_at".to_string()),
                     user_agent: Ok(Default::default()),
                 }
             }
         }
         impl SessionView {
-            pub fn created_at_ms<T>(mut self, value: T) -> Self
+            pub fn created_at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.created_at_ms = value
+                self.created_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for created_at_ms: {e}"));
+                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
                 self
             }
             pub fn current<T>(mut self, value: T) -> Self
@@ -6260,14 +6283,14 @@ pub mod types {
                     .map_err(|e| format!("error converting supplied value for current: {e}"));
                 self
             }
-            pub fn expires_at_ms<T>(mut self, value: T) -> Self
+            pub fn expires_at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.expires_at_ms = value
+                self.expires_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for expires_at_ms: {e}"));
+                    .map_err(|e| format!("error converting supplied value for expires_at: {e}"));
                 self
             }
             pub fn id<T>(mut self, value: T) -> Self
@@ -6280,14 +6303,14 @@ pub mod types {
                     .map_err(|e| format!("error converting supplied value for id: {e}"));
                 self
             }
-            pub fn last_used_at_ms<T>(mut self, value: T) -> Self
+            pub fn last_used_at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.last_used_at_ms = value.try_into().map_err(|e| {
-                    format!("error converting supplied value for last_used_at_ms: {e}")
-                });
+                self.last_used_at = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for last_used_at: {e}"));
                 self
             }
             pub fn user_agent<T>(mut self, value: T) -> Self
@@ -6307,11 +6330,11 @@ pub mod types {
                 value: SessionView,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
                 Ok(Self {
-                    created_at_ms: value.created_at_ms?,
+                    created_at: value.created_at?,
                     current: value.current?,
-                    expires_at_ms: value.expires_at_ms?,
+                    expires_at: value.expires_at?,
                     id: value.id?,
-                    last_used_at_ms: value.last_used_at_ms?,
+                    last_used_at: value.last_used_at?,
                     user_agent: value.user_agent?,
                 })
             }
@@ -6319,11 +6342,11 @@ pub mod types {
         impl ::std::convert::From<super::SessionView> for SessionView {
             fn from(value: super::SessionView) -> Self {
                 Self {
-                    created_at_ms: Ok(value.created_at_ms),
+                    created_at: Ok(value.created_at),
                     current: Ok(value.current),
-                    expires_at_ms: Ok(value.expires_at_ms),
+                    expires_at: Ok(value.expires_at),
                     id: Ok(value.id),
-                    last_used_at_ms: Ok(value.last_used_at_ms),
+                    last_used_at: Ok(value.last_used_at),
                     user_agent: Ok(value.user_agent),
                 }
             }
@@ -6742,7 +6765,10 @@ pub mod types {
         }
         #[derive(Clone, Debug)]
         pub struct UserView {
-            created_at_ms: ::std::result::Result<i64, ::std::string::String>,
+            created_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
             display_name: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -6759,7 +6785,7 @@ pub mod types {
         impl ::std::default::Default for UserView {
             fn default() -> Self {
                 Self {
-                    created_at_ms: Err("no value supplied for created_at_ms".to_string()),
+                    created_at: Err("no value supplied for created_at".to_string()),
                     display_name: Ok(Default::default()),
                     email: Err("no value supplied for email".to_string()),
                     email_confirmed: Err("no value supplied for email_confirmed".to_string()),
@@ -6770,14 +6796,14 @@ pub mod types {
             }
         }
         impl UserView {
-            pub fn created_at_ms<T>(mut self, value: T) -> Self
+            pub fn created_at<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<i64>,
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
                 T::Error: ::std::fmt::Display,
             {
-                self.created_at_ms = value
+                self.created_at = value
                     .try_into()
-                    .map_err(|e| format!("error converting supplied value for created_at_ms: {e}"));
+                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
                 self
             }
             pub fn display_name<T>(mut self, value: T) -> Self
@@ -6847,7 +6873,7 @@ pub mod types {
                 value: UserView,
             ) -> ::std::result::Result<Self, super::error::ConversionError> {
                 Ok(Self {
-                    created_at_ms: value.created_at_ms?,
+                    created_at: value.created_at?,
                     display_name: value.display_name?,
                     email: value.email?,
                     email_confirmed: value.email_confirmed?,
@@ -6860,7 +6886,7 @@ pub mod types {
         impl ::std::convert::From<super::UserView> for UserView {
             fn from(value: super::UserView) -> Self {
                 Self {
-                    created_at_ms: Ok(value.created_at_ms),
+                    created_at: Ok(value.created_at),
                     display_name: Ok(value.display_name),
                     email: Ok(value.email),
                     email_confirmed: Ok(value.email_confirmed),

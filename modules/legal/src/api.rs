@@ -4,8 +4,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crud::created_location;
-use infra::database::{now_ms, timestamp};
-use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext, client_address};
+use infra::database::now_ms;
+use kernel::{
+    AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext, Timestamp, client_address,
+};
 use poem::Request;
 use poem::http::header::USER_AGENT;
 use poem_idempotency::{OutcomeRecorder, Recorded};
@@ -306,7 +308,7 @@ impl LegalApi {
             .await?
             .ok_or_else(|| version_not_found(kind.as_str(), version))?;
         let current = self.repository.current_version_of(kind, now).await?;
-        let detail = if timestamp(now)? < found.effective_at {
+        let detail = if Timestamp::from_unix_ms(now) < found.effective_at {
             format!(
                 "Version {version} of `{kind}` takes effect at {}: it cannot be accepted before.",
                 found.effective_at
@@ -343,15 +345,13 @@ impl LegalApi {
             .await?
             .into_iter()
             .filter(|current| !done.contains(&(current.kind.as_str(), current.version)))
-            .map(|current| {
-                Ok(PendingVersion {
-                    required: self.gate.requires(&current.kind),
-                    effective_at: timestamp(current.effective_at_ms)?,
-                    version: current.version,
-                    kind: current.kind,
-                })
+            .map(|current| PendingVersion {
+                required: self.gate.requires(&current.kind),
+                effective_at: Timestamp::from_unix_ms(current.effective_at_ms),
+                version: current.version,
+                kind: current.kind,
             })
-            .collect::<AppResult<Vec<_>>>()?;
+            .collect();
         Ok(MyAcceptancesResponse::Ok(Json(MyAcceptances {
             accepted,
             pending,

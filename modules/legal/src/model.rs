@@ -4,10 +4,9 @@
 //! repository reads (`sqlx::FromRow`): each field says the column it comes from when the names
 //! differ (times are kept as Unix milliseconds, `*_at_ms`).
 
-use infra::database::{UnixMs, unix_ms};
-use kernel::{AppError, AppResult, StrictString};
+use infra::database::UnixMs;
+use kernel::{AppError, AppResult, StrictString, Timestamp};
 use poem_openapi::Object;
-use time::OffsetDateTime;
 
 /// The documented pattern of a kind: a lowercase slug, a letter then letters, digits or `-`.
 /// (It excludes NUL, as a pattern on a `StrictString` must.)
@@ -63,11 +62,11 @@ pub struct DocumentVersion {
     pub body: String,
     /// When the version was published (RFC 3339, UTC).
     #[sqlx(rename = "published_at_ms", try_from = "UnixMs")]
-    pub published_at: OffsetDateTime,
+    pub published_at: Timestamp,
     /// When the version takes effect (RFC 3339, UTC): from then on, unless a higher-numbered
     /// version has taken effect too, it is the current version of its kind.
     #[sqlx(rename = "effective_at_ms", try_from = "UnixMs")]
-    pub effective_at: OffsetDateTime,
+    pub effective_at: Timestamp,
 }
 
 /// What an administrator sends to publish a new version of a document.
@@ -84,7 +83,7 @@ pub struct PublishVersionInput {
     /// When the version takes effect (RFC 3339). Absent, `null`, or a time already past: at
     /// once (the stored `effectiveAt` is then the publication time).
     #[oai(nullable)]
-    pub effective_at: Option<OffsetDateTime>,
+    pub effective_at: Option<Timestamp>,
 }
 
 /// A publication, checked: what the repository writes.
@@ -111,7 +110,10 @@ impl PublishVersionInput {
                 "`body` must be at most {BODY_MAX_LENGTH} characters."
             )));
         }
-        let effective_at_ms = self.effective_at.map_or(now_ms, unix_ms).max(now_ms);
+        let effective_at_ms = self
+            .effective_at
+            .map_or(now_ms, Timestamp::unix_ms)
+            .max(now_ms);
         Ok(Publication {
             kind,
             body: self.body.as_str().to_owned(),
@@ -149,7 +151,7 @@ pub struct Acceptance {
     pub version: i64,
     /// When (RFC 3339, UTC).
     #[sqlx(rename = "accepted_at_ms", try_from = "UnixMs")]
-    pub accepted_at: OffsetDateTime,
+    pub accepted_at: Timestamp,
     /// The client address the acceptance came from (an IPv4 address, or an IPv6 /64).
     pub client_address: String,
     /// The `User-Agent` the acceptance was sent with (up to 512 characters), if any.
@@ -169,7 +171,7 @@ pub struct PendingVersion {
     /// Its current version.
     pub version: i64,
     /// When that version took effect (RFC 3339, UTC).
-    pub effective_at: OffsetDateTime,
+    pub effective_at: Timestamp,
     /// Whether the service refuses the caller's other requests until it is accepted (when the
     /// service enforces acceptance of this kind).
     pub required: bool,
@@ -213,7 +215,7 @@ mod tests {
     fn an_effective_time_in_the_past_takes_effect_at_publication() {
         let input = PublishVersionInput {
             body: "# Terms".into(),
-            effective_at: Some(OffsetDateTime::UNIX_EPOCH),
+            effective_at: Some(Timestamp::from_unix_ms(0)),
         };
 
         let publication = input.parse("terms", "admin", 1_000).unwrap();

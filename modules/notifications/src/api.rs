@@ -6,9 +6,11 @@ use std::time::Duration;
 use crud::created_location;
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
-use infra::database::{now_ms, timestamp};
+use infra::database::now_ms;
 use infra::{SessionEnd, UserDirectory};
-use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal, RevokedSessions};
+use kernel::{
+    AppError, AppResult, BearerAuth, Page, PageRequest, Principal, RevokedSessions, Timestamp,
+};
 use poem::Request;
 use poem::web::sse;
 use poem_idempotency::{OutcomeRecorder, Recorded};
@@ -232,7 +234,7 @@ impl NotificationsApi {
             // Unique: the schema's `uniqueItems` is enforced before this runs.
             channels: body.channels.clone(),
             // Stored in whole milliseconds: shown as stored.
-            created_at: timestamp(now_ms())?,
+            created_at: Timestamp::now(),
             read_at: None,
         };
         let mut tx = outcome.begin(self.repository.pool()).await?;

@@ -3,9 +3,8 @@
 //! differ (times are kept as Unix milliseconds, `*_at_ms`; channels as [`StoredChannels`]).
 
 use infra::database::{OptionalUnixMs, UnixMs};
-use kernel::StrictString;
+use kernel::{StrictString, Timestamp};
 use poem_openapi::{Enum, Object, Union};
-use time::OffsetDateTime;
 
 /// Where a notification goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Enum)]
@@ -69,11 +68,11 @@ pub struct Notification {
     pub channels: Vec<Channel>,
     /// When it was sent (RFC 3339, UTC).
     #[sqlx(rename = "created_at_ms", try_from = "UnixMs")]
-    pub created_at: OffsetDateTime,
+    pub created_at: Timestamp,
     /// When the recipient marked it read; absent while unread.
     #[oai(skip_serializing_if_is_none)]
     #[sqlx(rename = "read_at_ms", try_from = "OptionalUnixMs")]
-    pub read_at: Option<OffsetDateTime>,
+    pub read_at: Option<Timestamp>,
 }
 
 /// How many of the caller's notifications are unread.

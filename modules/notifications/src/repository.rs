@@ -7,7 +7,7 @@
 //! static text too, one statement per dialect (only PostgreSQL's locks the rows it takes).
 
 use infra::Database;
-use infra::database::{Dialect, now_ms, unix_ms};
+use infra::database::{Dialect, now_ms};
 use kernel::{AppResult, PageRequest};
 use sqlx::{AnyConnection, AnyPool};
 
@@ -92,7 +92,7 @@ impl NotificationRepository {
         recipient_id: &str,
     ) -> AppResult<()> {
         let has = |channel| notification.channels.contains(&channel);
-        let created_ms = unix_ms(notification.created_at);
+        let created_ms = notification.created_at.unix_ms();
         sqlx::query(
             "INSERT INTO notifications (id, recipient_id, sender_id, title, body, in_app, by_email, created_at_ms)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",

@@ -5,10 +5,9 @@
 
 use crud::{EntityTag, Sort, SortField};
 use infra::database::UnixMs;
-use kernel::{AppError, AppResult, StrictString};
+use kernel::{AppError, AppResult, StrictString, Timestamp};
 use poem_openapi::Object;
 use poem_openapi::types::MaybeUndefined;
-use time::OffsetDateTime;
 
 /// A thing owned by the caller.
 #[derive(Debug, Clone, PartialEq, Object, sqlx::FromRow)]
@@ -26,10 +25,10 @@ pub struct Thing {
     pub version: i64,
     /// When the thing was created (RFC 3339, UTC).
     #[sqlx(rename = "created_at_ms", try_from = "UnixMs")]
-    pub created_at: OffsetDateTime,
+    pub created_at: Timestamp,
     /// When the thing last changed (RFC 3339, UTC).
     #[sqlx(rename = "updated_at_ms", try_from = "UnixMs")]
-    pub updated_at: OffsetDateTime,
+    pub updated_at: Timestamp,
 }
 
 impl Thing {

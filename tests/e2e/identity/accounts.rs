@@ -1,6 +1,6 @@
 //! Registering, logging in, and the account journey.
 
-use e2e::assert_problem;
+use e2e::{assert_api_time, assert_problem};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -191,6 +191,32 @@ async fn login_requires_a_confirmed_email_when_configured() {
 
     assert_problem(before, StatusCode::FORBIDDEN).await;
     assert_eq!(after.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn an_account_and_its_sessions_give_their_times_in_rfc_3339_with_milliseconds() {
+    let identity = Identity::spawn().await;
+    let alice = identity.signed_in("alice@example.com").await;
+
+    let me: Value = identity
+        .get_as(&alice.access, "/api/v1/auth/me")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let sessions: Vec<Value> = identity
+        .get_as(&alice.access, "/api/v1/auth/sessions")
+        .await
+        .json()
+        .await
+        .unwrap();
+
+    let registered = assert_api_time(&me["createdAt"]);
+    let session = &sessions[0];
+    let began = assert_api_time(&session["createdAt"]);
+    assert!(registered <= began);
+    assert!(began <= assert_api_time(&session["lastUsedAt"]));
+    assert!(began < assert_api_time(&session["expiresAt"]));
 }
 
 #[tokio::test]

@@ -1,6 +1,6 @@
 //! Administration: listing and locking accounts.
 
-use e2e::assert_problem;
+use e2e::{assert_api_time, assert_problem};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
@@ -134,7 +134,7 @@ async fn every_lock_and_unlock_is_audited_with_its_actor_target_and_request_id()
     assert_eq!(oldest["actorId"], admin_id.as_str());
     assert_eq!(oldest["targetId"], alice_id.as_str());
     assert_eq!(oldest["requestId"], "lock-request-1");
-    assert!(oldest["atMs"].as_i64().unwrap() <= newest["atMs"].as_i64().unwrap());
+    assert!(assert_api_time(&oldest["at"]) <= assert_api_time(&newest["at"]));
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use kernel::{BearerAuth, client_address};
+use kernel::{BearerAuth, Timestamp, client_address};
 use poem::Request;
 use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::{Path, Query};
@@ -130,7 +130,7 @@ impl OAuthApi {
             authorization_url: authorization.url,
             state: authorization.state,
             binding: authorization.binding,
-            expires_at_ms: authorization.expires_at_ms,
+            expires_at: Timestamp::from_unix_ms(authorization.expires_at_ms),
         })))
     }
 

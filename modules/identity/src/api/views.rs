@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::ops::Deref;
 
-use kernel::StrictString;
+use kernel::{StrictString, Timestamp};
 use poem_openapi::Object;
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
 use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
@@ -112,8 +112,8 @@ pub struct UserView {
     pub email_confirmed: bool,
     /// Whether an administrator has locked the account.
     pub locked: bool,
-    /// Milliseconds since the Unix epoch.
-    pub created_at_ms: i64,
+    /// When the account was registered.
+    pub created_at: Timestamp,
 }
 
 impl From<UserRecord> for UserView {
@@ -125,7 +125,7 @@ impl From<UserRecord> for UserView {
             roles: user.roles,
             email_confirmed: user.email_confirmed_at_ms.is_some(),
             locked: user.locked_at_ms.is_some(),
-            created_at_ms: user.created_at_ms,
+            created_at: Timestamp::from_unix_ms(user.created_at_ms),
         }
     }
 }
@@ -139,9 +139,12 @@ pub struct SessionView {
     pub current: bool,
     #[oai(skip_serializing_if_is_none)]
     pub user_agent: Option<String>,
-    pub created_at_ms: i64,
-    pub last_used_at_ms: i64,
-    pub expires_at_ms: i64,
+    /// When the session began (the login or provider sign-in).
+    pub created_at: Timestamp,
+    /// The session's last refresh, or its beginning.
+    pub last_used_at: Timestamp,
+    /// When its refresh token stops working unless used before.
+    pub expires_at: Timestamp,
 }
 
 impl SessionView {
@@ -150,9 +153,9 @@ impl SessionView {
             current: session.id == current_session_id,
             id: session.id,
             user_agent: session.user_agent,
-            created_at_ms: session.created_at_ms,
-            last_used_at_ms: session.last_used_at_ms,
-            expires_at_ms: session.expires_at_ms,
+            created_at: Timestamp::from_unix_ms(session.created_at_ms),
+            last_used_at: Timestamp::from_unix_ms(session.last_used_at_ms),
+            expires_at: Timestamp::from_unix_ms(session.expires_at_ms),
         }
     }
 }
@@ -168,8 +171,8 @@ pub struct AuditEntryView {
     pub action: String,
     /// The account changed.
     pub target_id: String,
-    /// Milliseconds since the Unix epoch.
-    pub at_ms: i64,
+    /// When the change was made.
+    pub at: Timestamp,
     /// The `X-Request-Id` of the request that made the change.
     #[oai(skip_serializing_if_is_none)]
     pub request_id: Option<String>,
@@ -182,7 +185,7 @@ impl From<AuditRecord> for AuditEntryView {
             actor_id: record.actor_id,
             action: record.action,
             target_id: record.target_id,
-            at_ms: record.at_ms,
+            at: Timestamp::from_unix_ms(record.at_ms),
             request_id: record.request_id,
         }
     }
@@ -266,8 +269,8 @@ pub struct AuthorizationView {
     /// else sees the redirect back (a log, a `Referer`, a link that lands someone's browser on
     /// the callback with the attacker's code) cannot finish the sign-in.
     pub binding: String,
-    /// Until when (milliseconds since the Unix epoch) the exchange accepts this state.
-    pub expires_at_ms: i64,
+    /// Until when the exchange accepts this state.
+    pub expires_at: Timestamp,
 }
 
 /// What the provider sent the browser back to the redirect URI with.
@@ -300,10 +303,10 @@ pub struct IdentityView {
     /// The address the provider verified when the link was made.
     #[oai(skip_serializing_if_is_none)]
     pub email: Option<String>,
-    /// Milliseconds since the Unix epoch.
-    pub linked_at_ms: i64,
-    /// The last sign-in through it, in milliseconds since the Unix epoch.
-    pub last_used_at_ms: i64,
+    /// When the link was made.
+    pub linked_at: Timestamp,
+    /// The last sign-in through it.
+    pub last_used_at: Timestamp,
 }
 
 impl From<crate::oauth::repository::IdentityRecord> for IdentityView {
@@ -313,8 +316,8 @@ impl From<crate::oauth::repository::IdentityRecord> for IdentityView {
             provider: record.provider,
             subject: record.subject,
             email: record.email,
-            linked_at_ms: record.linked_at_ms,
-            last_used_at_ms: record.last_used_at_ms,
+            linked_at: Timestamp::from_unix_ms(record.linked_at_ms),
+            last_used_at: Timestamp::from_unix_ms(record.last_used_at_ms),
         }
     }
 }

@@ -5,21 +5,21 @@
 //! #[derive(sqlx::FromRow)]
 //! pub struct Thing {
 //!     #[sqlx(rename = "created_at_ms", try_from = "UnixMs")]
-//!     pub created_at: OffsetDateTime,
+//!     pub created_at: Timestamp,
 //! }
 //! ```
 
+use kernel::Timestamp;
 use sqlx::decode::Decode;
 use sqlx::error::BoxDynError;
 use sqlx::{Database, Type, ValueRef};
-use time::OffsetDateTime;
 
-/// A time kept as Unix milliseconds in a `BIGINT` column (`created_at_ms`); read as an
-/// [`OffsetDateTime`] in UTC.
+/// A time kept as Unix milliseconds in a `BIGINT` column (`created_at_ms`); read as a
+/// [`Timestamp`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnixMs(pub i64);
 
-/// A nullable [`UnixMs`] column, read as an `Option<OffsetDateTime>`.
+/// A nullable [`UnixMs`] column, read as an `Option<Timestamp>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OptionalUnixMs(pub Option<i64>);
 
@@ -28,19 +28,15 @@ pub struct OptionalUnixMs(pub Option<i64>);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OptionalFlag(pub Option<i64>);
 
-impl TryFrom<UnixMs> for OffsetDateTime {
-    type Error = time::error::ComponentRange;
-
-    fn try_from(stored: UnixMs) -> Result<Self, Self::Error> {
-        OffsetDateTime::from_unix_timestamp_nanos(i128::from(stored.0) * 1_000_000)
+impl From<UnixMs> for Timestamp {
+    fn from(stored: UnixMs) -> Self {
+        Timestamp::from_unix_ms(stored.0)
     }
 }
 
-impl TryFrom<OptionalUnixMs> for Option<OffsetDateTime> {
-    type Error = time::error::ComponentRange;
-
-    fn try_from(stored: OptionalUnixMs) -> Result<Self, Self::Error> {
-        stored.0.map(|ms| UnixMs(ms).try_into()).transpose()
+impl From<OptionalUnixMs> for Option<Timestamp> {
+    fn from(stored: OptionalUnixMs) -> Self {
+        stored.0.map(Timestamp::from_unix_ms)
     }
 }
 
@@ -91,20 +87,15 @@ mod tests {
 
     #[test]
     fn stored_milliseconds_read_back_as_the_instant_they_name() {
-        let before_1970 = OffsetDateTime::try_from(UnixMs(-1)).unwrap();
+        let before_1970 = Timestamp::from(UnixMs(-1));
 
-        assert_eq!(before_1970.unix_timestamp_nanos(), -1_000_000);
+        assert_eq!(before_1970.unix_ms(), -1);
         assert_eq!(
-            Option::<OffsetDateTime>::try_from(OptionalUnixMs(Some(1_700_000_000_123)))
-                .unwrap()
-                .map(|at| at.unix_timestamp_nanos()),
-            Some(1_700_000_000_123_000_000)
+            Option::<Timestamp>::from(OptionalUnixMs(Some(1_700_000_000_123)))
+                .map(Timestamp::unix_ms),
+            Some(1_700_000_000_123)
         );
-        assert_eq!(
-            Option::<OffsetDateTime>::try_from(OptionalUnixMs(None)),
-            Ok(None)
-        );
-        assert!(OffsetDateTime::try_from(UnixMs(i64::MAX)).is_err());
+        assert_eq!(Option::<Timestamp>::from(OptionalUnixMs(None)), None);
     }
 
     #[test]

@@ -262,16 +262,6 @@ pub fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
-/// A stored time (Unix milliseconds) as the API shows it.
-pub fn timestamp(unix_ms: i64) -> kernel::AppResult<time::OffsetDateTime> {
-    time::OffsetDateTime::try_from(UnixMs(unix_ms)).map_err(kernel::AppError::internal)
-}
-
-/// A time as stored: Unix milliseconds.
-pub fn unix_ms(at: time::OffsetDateTime) -> i64 {
-    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
-}
-
 fn prepare_sqlite_url(url: &str) -> Result<String, DatabaseError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
