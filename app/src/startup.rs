@@ -35,6 +35,8 @@ pub struct Application {
     middleware: &'static [&'static str],
     document: OpenApiDocument,
     idempotency: Arc<Idempotency>,
+    /// Closed last at shutdown, so that nothing the database's threads hold outlives the run.
+    database: infra::database::Database,
     settings: Settings,
     /// Background tasks stopped at shutdown: the infrastructure's and the modules' own.
     background: Vec<tokio::task::JoinHandle<()>>,
@@ -96,6 +98,7 @@ impl Application {
             middleware: stack.layers,
             document,
             idempotency: infrastructure.idempotency,
+            database: infrastructure.database,
             settings,
             background,
             modules_stopping: context.background.stopping(),
@@ -161,6 +164,14 @@ impl Application {
         }
         for task in self.background {
             task.abort();
+        }
+        // Connections closed, not dropped: SQLite's worker threads end holding nothing (a span
+        // handed to one is let go before the caller flushes its telemetry and exits).
+        if tokio::time::timeout(grace, self.database.pool().close())
+            .await
+            .is_err()
+        {
+            tracing::warn!("database connections still in use at the end of the shutdown grace");
         }
         served
     }

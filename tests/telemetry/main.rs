@@ -6,50 +6,16 @@
 //! process's global subscriber and meter provider, so nothing another test does can produce (or
 //! hide) what it asserts on.
 
-use std::sync::{Arc, Mutex};
+mod otlp;
 
 use e2e::{TestApp, WithIdempotencyKey};
 use infra::telemetry::Telemetry;
 use opentelemetry_proto::tonic::collector::metrics::v1::ExportMetricsServiceRequest;
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::{AnyValue, KeyValue, any_value};
+use opentelemetry_proto::tonic::common::v1::any_value;
 use opentelemetry_proto::tonic::metrics::v1::metric;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use poem::listener::{Acceptor, Listener, TcpListener};
-use poem::web::Data;
-use poem::{EndpointExt, Route, Server, handler, post};
+use otlp::{Collector, attribute, spans, text};
 use prost::Message as _;
-
-/// The paths posted to, and the bodies.
-type Received = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
-
-#[handler]
-fn collect(
-    req: &poem::Request,
-    body: Vec<u8>,
-    received: Data<&Received>,
-) -> poem::http::StatusCode {
-    received
-        .lock()
-        .unwrap()
-        .push((req.uri().path().to_owned(), body));
-    poem::http::StatusCode::OK
-}
-
-/// Every span in the trace exports.
-fn spans(received: &[(String, Vec<u8>)]) -> Vec<Span> {
-    received
-        .iter()
-        .filter(|(path, _)| path == "/v1/traces")
-        .flat_map(|(_, body)| {
-            ExportTraceServiceRequest::decode(body.as_slice())
-                .expect("a trace export is OTLP protobuf")
-                .resource_spans
-        })
-        .flat_map(|resource| resource.scope_spans)
-        .flat_map(|scope| scope.spans)
-        .collect()
-}
 
 /// The last exported value of each monotonic sum whose name starts with `idempotency.`.
 fn idempotency_counters(received: &[(String, Vec<u8>)]) -> Vec<(String, i64)> {
@@ -107,21 +73,6 @@ fn steps_under<'a>(spans: &'a [Span], root: &Span) -> Vec<&'a str> {
     under.iter().map(|span| span.name.as_str()).collect()
 }
 
-fn attribute<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a any_value::Value> {
-    attributes
-        .iter()
-        .find(|attribute| attribute.key == key)
-        .and_then(|attribute| attribute.value.as_ref())
-        .and_then(|value: &AnyValue| value.value.as_ref())
-}
-
-fn text(value: Option<&any_value::Value>) -> Option<&str> {
-    match value {
-        Some(any_value::Value::StringValue(text)) => Some(text),
-        _ => None,
-    }
-}
-
 fn number(value: Option<&any_value::Value>) -> Option<i64> {
     match value {
         Some(any_value::Value::IntValue(number)) => Some(*number),
@@ -132,29 +83,16 @@ fn number(value: Option<&any_value::Value>) -> Option<i64> {
 #[tokio::test]
 async fn request_spans_with_their_steps_and_idempotency_counters_reach_an_otlp_collector_and_are_flushed_at_shutdown()
  {
-    let received: Received = Arc::default();
-    let acceptor = TcpListener::bind("127.0.0.1:0")
-        .into_acceptor()
-        .await
-        .unwrap();
-    let collector = format!(
-        "http://{}",
-        acceptor.local_addr()[0].as_socket_addr().unwrap()
-    );
-    let routes = Route::new()
-        .at("/v1/traces", post(collect))
-        .at("/v1/metrics", post(collect))
-        .data(Arc::clone(&received));
-    tokio::spawn(Server::new_with_acceptor(acceptor).run(routes));
+    let collector = Collector::start().await;
     // As `app serve` does: telemetry first, so the service's counters use the exporting meter.
     let settings = app::config::load_with(
         infra::Environment::Test,
-        &[("telemetry.otlp_endpoint", &collector)],
+        &[("telemetry.otlp_endpoint", &collector.url)],
     )
     .unwrap();
     let telemetry = Telemetry::init(&settings.telemetry).expect("telemetry starts");
     let app = TestApp::builder()
-        .setting("telemetry.otlp_endpoint", &collector)
+        .setting("telemetry.otlp_endpoint", &collector.url)
         .spawn()
         .await;
     let create = |key: &str| {
@@ -172,19 +110,15 @@ async fn request_spans_with_their_steps_and_idempotency_counters_reach_an_otlp_c
         answers.push(app.get("/health/live").await.status());
     }
     app.stop().await.expect("the server stops cleanly");
-    // sqlx's SQLite driver hands each command to a worker thread together with the caller's
-    // span, and a worker can hold the request span until its connection closes: the span then
-    // ends after the answer, sometimes only when the pool is dropped (seen with a logging
-    // layer). The service is stopped and dropped: give its database workers a moment to let go
-    // before the final flush.
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // Flushed at once: the service closed its database connections when it stopped, so no
+    // SQLite worker thread still holds one of its spans.
     let flush_failures = telemetry.shutdown().await;
 
     assert_eq!(
         answers,
         [201, 201, 200, 201, 201, 200].map(|status| reqwest::StatusCode::from_u16(status).unwrap())
     );
-    let received = received.lock().unwrap().clone();
+    let received = collector.received();
     let mut expected = [
         (Some("/api/v1/things"), Some(201), Some("executed")),
         (Some("/api/v1/things"), Some(201), Some("replayed")),

@@ -12,7 +12,9 @@ use opentelemetry_otlp::WithExportConfig;
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::trace::SdkTracerProvider;
+use tracing::span;
 use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::layer::Context;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
@@ -90,11 +92,11 @@ impl Telemetry {
                 let tracer = tracer_provider.tracer(settings.service_name.clone());
                 telemetry.tracer_provider = Some(tracer_provider);
                 telemetry.meter_provider = Some(meter_provider);
-                Some(
+                Some(CallersOnly(
                     tracing_opentelemetry::layer()
                         .with_tracer(tracer)
                         .with_filter(LevelFilter::INFO),
-                )
+                ))
             }
             None => None,
         };
@@ -108,6 +110,24 @@ impl Telemetry {
             None => Box::new(logged),
         };
         Ok((telemetry, subscriber))
+    }
+
+    /// Exports what is buffered now, and says what could not be exported; the exporters go on.
+    pub async fn flush(&self) -> Vec<String> {
+        let tracer_provider = self.tracer_provider.clone();
+        let meter_provider = self.meter_provider.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut failures = Vec::new();
+            if let Some(Err(err)) = tracer_provider.map(|provider| provider.force_flush()) {
+                failures.push(format!("flushing traces: {err}"));
+            }
+            if let Some(Err(err)) = meter_provider.map(|provider| provider.force_flush()) {
+                failures.push(format!("flushing metrics: {err}"));
+            }
+            failures
+        })
+        .await
+        .unwrap_or_else(|err| vec![format!("the flush did not finish: {err}")])
     }
 
     /// Flushes and stops the exporters, and says what could not be flushed (the caller prints
@@ -130,6 +150,104 @@ impl Telemetry {
     }
 }
 
+/// The name sqlx gives the thread that runs an SQLite connection's statements
+/// (`sqlx-sqlite-worker-<n>`; this service keeps sqlx's default).
+const SQLITE_WORKER_THREAD: &str = "sqlx-sqlite-worker-";
+
+thread_local! {
+    static ON_SQLITE_WORKER: bool = std::thread::current()
+        .name()
+        .is_some_and(|name| name.starts_with(SQLITE_WORKER_THREAD));
+}
+
+/// The exporting layer, told of a span being entered and left only by the code whose span it
+/// is. sqlx's SQLite driver hands each statement to its connection's worker thread with the
+/// caller's span, and the worker enters it while the statement runs and leaves it *after*
+/// answering: a span ends when it was last left, so a commit's or a rollback's span (and with
+/// it the request's trace) would end after the answer was sent. The log layer still sees the
+/// worker in the span, so a statement's log line keeps its request id.
+struct CallersOnly<L>(L);
+
+impl<S, L> Layer<S> for CallersOnly<L>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    L: Layer<S>,
+{
+    fn on_register_dispatch(&self, subscriber: &tracing::Dispatch) {
+        self.0.on_register_dispatch(subscriber);
+    }
+
+    fn on_layer(&mut self, subscriber: &mut S) {
+        self.0.on_layer(subscriber);
+    }
+
+    fn register_callsite(
+        &self,
+        metadata: &'static tracing::Metadata<'static>,
+    ) -> tracing::subscriber::Interest {
+        self.0.register_callsite(metadata)
+    }
+
+    fn enabled(&self, metadata: &tracing::Metadata<'_>, ctx: Context<'_, S>) -> bool {
+        self.0.enabled(metadata, ctx)
+    }
+
+    fn on_new_span(&self, attrs: &span::Attributes<'_>, id: &span::Id, ctx: Context<'_, S>) {
+        self.0.on_new_span(attrs, id, ctx);
+    }
+
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        self.0.max_level_hint()
+    }
+
+    fn on_record(&self, span: &span::Id, values: &span::Record<'_>, ctx: Context<'_, S>) {
+        self.0.on_record(span, values, ctx);
+    }
+
+    fn on_follows_from(&self, span: &span::Id, follows: &span::Id, ctx: Context<'_, S>) {
+        self.0.on_follows_from(span, follows, ctx);
+    }
+
+    fn event_enabled(&self, event: &tracing::Event<'_>, ctx: Context<'_, S>) -> bool {
+        self.0.event_enabled(event, ctx)
+    }
+
+    fn on_event(&self, event: &tracing::Event<'_>, ctx: Context<'_, S>) {
+        self.0.on_event(event, ctx);
+    }
+
+    fn on_enter(&self, id: &span::Id, ctx: Context<'_, S>) {
+        if !ON_SQLITE_WORKER.with(|on_worker| *on_worker) {
+            self.0.on_enter(id, ctx);
+        }
+    }
+
+    fn on_exit(&self, id: &span::Id, ctx: Context<'_, S>) {
+        if !ON_SQLITE_WORKER.with(|on_worker| *on_worker) {
+            self.0.on_exit(id, ctx);
+        }
+    }
+
+    fn on_close(&self, id: span::Id, ctx: Context<'_, S>) {
+        self.0.on_close(id, ctx);
+    }
+
+    fn on_id_change(&self, old: &span::Id, new: &span::Id, ctx: Context<'_, S>) {
+        self.0.on_id_change(old, new, ctx);
+    }
+
+    // The exporting layer is found by downcasting (tracing-opentelemetry reads a span's
+    // OpenTelemetry context that way): this wrapper must not hide it.
+    unsafe fn downcast_raw(&self, id: std::any::TypeId) -> Option<*const ()> {
+        if id == std::any::TypeId::of::<Self>() {
+            Some(self as *const Self as *const ())
+        } else {
+            // SAFETY: the inner layer answers for its own types, as the caller requires.
+            unsafe { self.0.downcast_raw(id) }
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum TelemetryError {
     #[error("invalid setting `telemetry.log_level`: {0}")]
@@ -141,6 +259,45 @@ pub enum TelemetryError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts the spans entered and left through it.
+    #[derive(Clone, Default)]
+    struct Entries(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl<S: tracing::Subscriber> Layer<S> for Entries {
+        fn on_enter(&self, _: &span::Id, _: Context<'_, S>) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+
+        fn on_exit(&self, _: &span::Id, _: Context<'_, S>) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn the_exporting_layer_hears_of_enters_and_exits_from_callers_not_sqlite_workers() {
+        let entries = Entries::default();
+        let subscriber = tracing_subscriber::registry().with(CallersOnly(entries.clone()));
+        let _default = tracing::subscriber::set_default(subscriber);
+        let span = tracing::info_span!("request");
+        let entered_by = |thread_name: &str| {
+            let span = span.clone();
+            std::thread::Builder::new()
+                .name(thread_name.to_owned())
+                .spawn(move || drop(span.enter()))
+                .unwrap()
+                .join()
+                .unwrap();
+        };
+
+        entered_by("sqlx-sqlite-worker-3");
+        let after_the_worker = entries.0.load(std::sync::atomic::Ordering::SeqCst);
+        entered_by("tokio-runtime-worker");
+        drop(span.enter());
+
+        assert_eq!(after_the_worker, 0);
+        assert_eq!(entries.0.load(std::sync::atomic::Ordering::SeqCst), 4);
+    }
 
     fn logging_at(level: &str, otlp_endpoint: &str) -> TelemetrySettings {
         TelemetrySettings {
