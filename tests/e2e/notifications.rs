@@ -857,3 +857,194 @@ async fn a_stream_on_another_instance_ends_when_its_session_is_revoked() {
     let end = end_of(&mut stream).await;
     assert_eq!(end["reason"], "sessionRevoked", "{end}");
 }
+
+/// A world whose mail server refused alice's notification mail until it was dead-lettered
+/// (after 2 attempts), with the refusing server still running.
+async fn world_with_a_dead_letter() -> (World, RefusingMailServer) {
+    let smtp = RefusingMailServer::start().await;
+    let world = World::spawn_mailing_to(
+        TestApp::builder().setting("notifications.max_attempts", "2"),
+        Some(&format!("smtp://{}", smtp.address)),
+    )
+    .await;
+    world.notify_alice(&["email"]).await;
+    until_deliveries(database_of(world.app()), |rows| {
+        rows == [("dead".into(), 2)]
+    })
+    .await;
+    (world, smtp)
+}
+
+impl World {
+    async fn dead_letters_as(&self, token: &str) -> reqwest::Response {
+        self.app()
+            .request(Method::GET, "/api/v1/admin/mail/dead-letters")
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    async fn retry_dead_letter_as(&self, token: &str, id: &str, key: &str) -> reqwest::Response {
+        self.app()
+            .request(
+                Method::POST,
+                &format!("/api/v1/admin/mail/dead-letters/{id}/retry"),
+            )
+            .bearer_auth(token)
+            .header("Idempotency-Key", key)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// The id of the only dead letter, as the administrator lists it.
+    async fn only_dead_letter(&self) -> String {
+        let page: Value = self
+            .dead_letters_as(&self.admin.access)
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(page["total"], 1, "{page}");
+        page["items"][0]["id"].as_str().unwrap().to_owned()
+    }
+}
+
+/// A mail server that accepts mail at `address`, once the refusing one there has let go.
+async fn mail_server_back_at(smtp: RefusingMailServer) -> SmtpCatcher {
+    let address = smtp.address;
+    drop(smtp);
+    for _ in 0..100 {
+        if let Ok(back) = SmtpCatcher::start_at(address).await {
+            return back;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the mail server could not come back at {address}");
+}
+
+#[tokio::test]
+async fn a_dead_letter_is_listed_for_administrators_with_the_mail_servers_last_words() {
+    let (world, _smtp) = world_with_a_dead_letter().await;
+
+    let response = world.dead_letters_as(&world.admin.access).await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+    let page: Value = response.json().await.unwrap();
+    assert_eq!(page["total"], 1);
+    let dead = &page["items"][0];
+    assert_eq!(dead["state"], "dead");
+    assert_eq!(dead["attempts"], 2);
+    assert_eq!(dead["recipientId"], world.alice_id.as_str());
+    assert!(
+        dead["lastError"].as_str().unwrap().contains("554"),
+        "{dead}"
+    );
+    e2e::assert_api_time(&dead["finishedAt"]);
+}
+
+#[tokio::test]
+async fn a_retried_dead_letter_is_sent_once_the_mail_server_is_back_and_leaves_the_list() {
+    let (world, smtp) = world_with_a_dead_letter().await;
+    let id = world.only_dead_letter().await;
+    let back = mail_server_back_at(smtp).await;
+
+    let retried = world
+        .retry_dead_letter_as(&world.admin.access, &id, "retry-1")
+        .await;
+
+    assert_eq!(retried.status(), StatusCode::ACCEPTED);
+    let delivery: Value = retried.json().await.unwrap();
+    assert_eq!(
+        (&delivery["state"], &delivery["attempts"]),
+        (&json!("pending"), &json!(0))
+    );
+    let mails = until_mails(&back, ALICE, 1).await;
+    assert_eq!(mails[0].subject().as_deref(), Some("Your export is ready"));
+    until_deliveries(database_of(world.app()), |rows| {
+        rows == [("sent".into(), 1)]
+    })
+    .await;
+    let page: Value = world
+        .dead_letters_as(&world.admin.access)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page["total"], 0);
+}
+
+#[tokio::test]
+async fn a_dead_letter_retried_again_with_its_key_gets_the_first_answer_and_is_sent_once() {
+    let (world, smtp) = world_with_a_dead_letter().await;
+    let id = world.only_dead_letter().await;
+    let back = mail_server_back_at(smtp).await;
+    let first = world
+        .retry_dead_letter_as(&world.admin.access, &id, "retry-1")
+        .await;
+    until_deliveries(database_of(world.app()), |rows| {
+        rows == [("sent".into(), 1)]
+    })
+    .await;
+
+    let again = world
+        .retry_dead_letter_as(&world.admin.access, &id, "retry-1")
+        .await;
+
+    assert_eq!(first.status(), StatusCode::ACCEPTED);
+    assert_eq!(again.status(), StatusCode::ACCEPTED);
+    assert!(e2e::is_replay(&again));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(back.messages_to(ALICE).len(), 1);
+}
+
+#[tokio::test]
+async fn only_administrators_see_or_retry_dead_letters() {
+    let (world, _smtp) = world_with_a_dead_letter().await;
+    let id = world.only_dead_letter().await;
+
+    let listed = world.dead_letters_as(&world.alice.access).await;
+    let retried = world
+        .retry_dead_letter_as(&world.alice.access, &id, "alice-1")
+        .await;
+
+    assert_problem(listed, StatusCode::FORBIDDEN).await;
+    assert_problem(retried, StatusCode::FORBIDDEN).await;
+    assert_eq!(
+        deliveries(database_of(world.app())).await,
+        [("dead".into(), 2)]
+    );
+}
+
+#[tokio::test]
+async fn only_a_dead_letter_can_be_retried() {
+    let world = World::spawn().await;
+    world.notify_alice(&["email"]).await;
+    until_deliveries(database_of(world.app()), |rows| {
+        rows == [("sent".into(), 1)]
+    })
+    .await;
+    let pool = sqlx::AnyPool::connect(database_of(world.app()))
+        .await
+        .unwrap();
+    let sent: String = sqlx::query("SELECT id FROM notification_deliveries")
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .get("id");
+
+    let not_dead = world
+        .retry_dead_letter_as(&world.admin.access, &sent, "retry-sent")
+        .await;
+    let unknown = world
+        .retry_dead_letter_as(&world.admin.access, "no-such-mail", "retry-unknown")
+        .await;
+
+    assert_problem(not_dead, StatusCode::CONFLICT).await;
+    assert_problem(unknown, StatusCode::NOT_FOUND).await;
+    assert_eq!(
+        deliveries(database_of(world.app())).await,
+        [("sent".into(), 1)]
+    );
+}

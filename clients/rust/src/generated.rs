@@ -986,6 +986,65 @@ pub mod types {
                 })
         }
     }
+    ///Where a notification mail is in the outbox.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd,
+    )]
+    pub enum DeliveryState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "sent")]
+        Sent,
+        #[serde(rename = "skipped")]
+        Skipped,
+        #[serde(rename = "dead")]
+        Dead,
+    }
+    impl ::std::fmt::Display for DeliveryState {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Pending => f.write_str("pending"),
+                Self::Sent => f.write_str("sent"),
+                Self::Skipped => f.write_str("skipped"),
+                Self::Dead => f.write_str("dead"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for DeliveryState {
+        type Err = self::error::ConversionError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "pending" => Ok(Self::Pending),
+                "sent" => Ok(Self::Sent),
+                "skipped" => Ok(Self::Skipped),
+                "dead" => Ok(Self::Dead),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for DeliveryState {
+        type Error = self::error::ConversionError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for DeliveryState {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///One version of a legal document. Versions never change once published.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct DocumentVersion {
@@ -1740,6 +1799,40 @@ pub mod types {
                 })
         }
     }
+    ///One mail of a notification, as the outbox keeps it.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct MailDelivery {
+        ///Attempts made since it was queued (or last retried).
+        pub attempts: u32,
+        ///When it was queued, with its notification.
+        #[serde(rename = "createdAt")]
+        pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
+        ///When it was sent, skipped or dead-lettered; absent while pending.
+        #[serde(
+            rename = "finishedAt",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub finished_at: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+        pub id: ::std::string::String,
+        ///What the mail server (or the network) said on the last failed attempt.
+        #[serde(
+            rename = "lastError",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub last_error: ::std::option::Option<::std::string::String>,
+        ///The notification it mails.
+        #[serde(rename = "notificationId")]
+        pub notification_id: ::std::string::String,
+        ///The account it is mailed to.
+        #[serde(rename = "recipientId")]
+        pub recipient_id: ::std::string::String,
+        pub state: DeliveryState,
+    }
+    impl MailDelivery {
+        pub fn builder() -> builder::MailDelivery {
+            Default::default()
+        }
+    }
     ///`MarkNotificationReadId`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -2068,6 +2161,24 @@ pub mod types {
     }
     impl PageDocumentVersion {
         pub fn builder() -> builder::PageDocumentVersion {
+            Default::default()
+        }
+    }
+    ///One page of a list.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct PageMailDelivery {
+        ///The items on this page.
+        pub items: ::std::vec::Vec<MailDelivery>,
+        ///The page number, from 1.
+        pub page: u32,
+        ///The page size asked for.
+        #[serde(rename = "perPage")]
+        pub per_page: u32,
+        ///How many items the whole list holds.
+        pub total: u64,
+    }
+    impl PageMailDelivery {
+        pub fn builder() -> builder::PageMailDelivery {
             Default::default()
         }
     }
@@ -2985,6 +3096,119 @@ pub mod types {
         }
     }
     impl<'de> ::serde::Deserialize<'de> for ResetPasswordRequestToken {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`RetryMailDeadLetterId`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct RetryMailDeadLetterId(::std::string::String);
+    impl ::std::ops::Deref for RetryMailDeadLetterId {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<RetryMailDeadLetterId> for ::std::string::String {
+        fn from(value: RetryMailDeadLetterId) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for RetryMailDeadLetterId {
+        type Err = self::error::ConversionError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RetryMailDeadLetterId {
+        type Error = self::error::ConversionError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RetryMailDeadLetterId {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for RetryMailDeadLetterId {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`RetryMailDeadLetterIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct RetryMailDeadLetterIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for RetryMailDeadLetterIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<RetryMailDeadLetterIdempotencyKey> for ::std::string::String {
+        fn from(value: RetryMailDeadLetterIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for RetryMailDeadLetterIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
+                        .into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RetryMailDeadLetterIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RetryMailDeadLetterIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for RetryMailDeadLetterIdempotencyKey {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
         where
             D: ::serde::Deserializer<'de>,
@@ -4995,6 +5219,155 @@ pub mod types {
             }
         }
         #[derive(Clone, Debug)]
+        pub struct MailDelivery {
+            attempts: ::std::result::Result<u32, ::std::string::String>,
+            created_at: ::std::result::Result<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+                ::std::string::String,
+            >,
+            finished_at: ::std::result::Result<
+                ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                ::std::string::String,
+            >,
+            id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            last_error: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+            notification_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            recipient_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+            state: ::std::result::Result<super::DeliveryState, ::std::string::String>,
+        }
+        impl ::std::default::Default for MailDelivery {
+            fn default() -> Self {
+                Self {
+                    attempts: Err("no value supplied for attempts".to_string()),
+                    created_at: Err("no value supplied for created_at".to_string()),
+                    finished_at: Ok(Default::default()),
+                    id: Err("no value supplied for id".to_string()),
+                    last_error: Ok(Default::default()),
+                    notification_id: Err("no value supplied for notification_id".to_string()),
+                    recipient_id: Err("no value supplied for recipient_id".to_string()),
+                    state: Err("no value supplied for state".to_string()),
+                }
+            }
+        }
+        impl MailDelivery {
+            pub fn attempts<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.attempts = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for attempts: {e}"));
+                self
+            }
+            pub fn created_at<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.created_at = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for created_at: {e}"));
+                self
+            }
+            pub fn finished_at<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                        ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                    >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.finished_at = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for finished_at: {e}"));
+                self
+            }
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn last_error<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.last_error = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for last_error: {e}"));
+                self
+            }
+            pub fn notification_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.notification_id = value.try_into().map_err(|e| {
+                    format!("error converting supplied value for notification_id: {e}")
+                });
+                self
+            }
+            pub fn recipient_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.recipient_id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for recipient_id: {e}"));
+                self
+            }
+            pub fn state<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::DeliveryState>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.state = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for state: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<MailDelivery> for super::MailDelivery {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: MailDelivery,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    attempts: value.attempts?,
+                    created_at: value.created_at?,
+                    finished_at: value.finished_at?,
+                    id: value.id?,
+                    last_error: value.last_error?,
+                    notification_id: value.notification_id?,
+                    recipient_id: value.recipient_id?,
+                    state: value.state?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::MailDelivery> for MailDelivery {
+            fn from(value: super::MailDelivery) -> Self {
+                Self {
+                    attempts: Ok(value.attempts),
+                    created_at: Ok(value.created_at),
+                    finished_at: Ok(value.finished_at),
+                    id: Ok(value.id),
+                    last_error: Ok(value.last_error),
+                    notification_id: Ok(value.notification_id),
+                    recipient_id: Ok(value.recipient_id),
+                    state: Ok(value.state),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
         pub struct MarkedRead {
             marked: ::std::result::Result<u64, ::std::string::String>,
         }
@@ -5469,6 +5842,89 @@ pub mod types {
         }
         impl ::std::convert::From<super::PageDocumentVersion> for PageDocumentVersion {
             fn from(value: super::PageDocumentVersion) -> Self {
+                Self {
+                    items: Ok(value.items),
+                    page: Ok(value.page),
+                    per_page: Ok(value.per_page),
+                    total: Ok(value.total),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct PageMailDelivery {
+            items:
+                ::std::result::Result<::std::vec::Vec<super::MailDelivery>, ::std::string::String>,
+            page: ::std::result::Result<u32, ::std::string::String>,
+            per_page: ::std::result::Result<u32, ::std::string::String>,
+            total: ::std::result::Result<u64, ::std::string::String>,
+        }
+        impl ::std::default::Default for PageMailDelivery {
+            fn default() -> Self {
+                Self {
+                    items: Err("no value supplied for items".to_string()),
+                    page: Err("no value supplied for page".to_string()),
+                    per_page: Err("no value supplied for per_page".to_string()),
+                    total: Err("no value supplied for total".to_string()),
+                }
+            }
+        }
+        impl PageMailDelivery {
+            pub fn items<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::MailDelivery>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.items = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for items: {e}"));
+                self
+            }
+            pub fn page<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.page = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for page: {e}"));
+                self
+            }
+            pub fn per_page<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u32>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.per_page = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for per_page: {e}"));
+                self
+            }
+            pub fn total<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<u64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.total = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for total: {e}"));
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<PageMailDelivery> for super::PageMailDelivery {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: PageMailDelivery,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    items: value.items?,
+                    page: value.page?,
+                    per_page: value.per_page?,
+                    total: value.total?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::PageMailDelivery> for PageMailDelivery {
+            fn from(value: super::PageMailDelivery) -> Self {
                 Self {
                     items: Ok(value.items),
                     page: Ok(value.page),
@@ -7007,6 +7463,49 @@ impl Client {
     pub fn list_admin_audit(&self) -> builder::ListAdminAudit<'_> {
         builder::ListAdminAudit::new(self)
     }
+    /**List the dead letters
+
+    Notification mails that failed every attempt (`notifications.max_attempts`), with what
+    the mail server said last. They are never tried again unless retried here. `total`
+    counts them all; the `notifications.mail.dead_letters` metric reports the same count.
+
+    Sends a `GET` request to `/api/v1/admin/mail/dead-letters`
+
+    Arguments:
+    - `page`: Page number, from 1.
+    - `per_page`: Items per page, 1 to 100 (default 20).
+    ```ignore
+    let response = client.list_mail_dead_letters()
+        .page(page)
+        .per_page(per_page)
+        .send()
+        .await;
+    ```*/
+    pub fn list_mail_dead_letters(&self) -> builder::ListMailDeadLetters<'_> {
+        builder::ListMailDeadLetters::new(self)
+    }
+    /**Retry a dead letter
+
+    Puts the mail back in the queue, due now, with a fresh count of attempts; the mail
+    worker sends it as it sends any other (to the recipient's confirmed address at that
+    time). The change and this answer are recorded together, so a retry of this request
+    with the same `Idempotency-Key` gets this 202 again, even once the mail is sent.
+
+    Sends a `POST` request to `/api/v1/admin/mail/dead-letters/{id}/retry`
+
+    Arguments:
+    - `id`
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    ```ignore
+    let response = client.retry_mail_dead_letter()
+        .id(id)
+        .idempotency_key(idempotency_key)
+        .send()
+        .await;
+    ```*/
+    pub fn retry_mail_dead_letter(&self) -> builder::RetryMailDeadLetter<'_> {
+        builder::RetryMailDeadLetter::new(self)
+    }
     /**List accounts
 
     Sends a `GET` request to `/api/v1/admin/users`
@@ -7853,6 +8352,175 @@ pub mod builder {
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::list_mail_dead_letters`]
+
+    [`Client::list_mail_dead_letters`]: super::Client::list_mail_dead_letters*/
+    #[derive(Debug, Clone)]
+    pub struct ListMailDeadLetters<'a> {
+        client: &'a super::Client,
+        page: Result<Option<::std::num::NonZeroU32>, String>,
+        per_page: Result<Option<::std::num::NonZeroU32>, String>,
+    }
+    impl<'a> ListMailDeadLetters<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                page: Ok(None),
+                per_page: Ok(None),
+            }
+        }
+        pub fn page<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::num::NonZeroU32>,
+        {
+            self.page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for page failed".to_string()
+            });
+            self
+        }
+        pub fn per_page<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::num::NonZeroU32>,
+        {
+            self.per_page = value.try_into().map(Some).map_err(|_| {
+                "conversion to `:: std :: num :: NonZeroU32` for per_page failed".to_string()
+            });
+            self
+        }
+        ///Sends a `GET` request to `/api/v1/admin/mail/dead-letters`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::PageMailDelivery>, Error<ByteStream>> {
+            let Self {
+                client,
+                page,
+                per_page,
+            } = self;
+            let page = page.map_err(Error::InvalidRequest)?;
+            let per_page = per_page.map_err(Error::InvalidRequest)?;
+            let url = format!("{}/api/v1/admin/mail/dead-letters", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .query(&progenitor_client::QueryParam::new("page", &page))
+                .query(&progenitor_client::QueryParam::new("perPage", &per_page))
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "list_mail_dead_letters",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::retry_mail_dead_letter`]
+
+    [`Client::retry_mail_dead_letter`]: super::Client::retry_mail_dead_letter*/
+    #[derive(Debug, Clone)]
+    pub struct RetryMailDeadLetter<'a> {
+        client: &'a super::Client,
+        id: Result<types::RetryMailDeadLetterId, String>,
+        idempotency_key: Result<Option<types::RetryMailDeadLetterIdempotencyKey>, String>,
+    }
+    impl<'a> RetryMailDeadLetter<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+                idempotency_key: Ok(None),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::RetryMailDeadLetterId>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| "conversion to `RetryMailDeadLetterId` for id failed".to_string());
+            self
+        }
+        pub fn idempotency_key<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::RetryMailDeadLetterIdempotencyKey>,
+        {
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `RetryMailDeadLetterIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
+            self
+        }
+        ///Sends a `POST` request to `/api/v1/admin/mail/dead-letters/{id}/retry`
+        pub async fn send(self) -> Result<ResponseValue<types::MailDelivery>, Error<ByteStream>> {
+            let Self {
+                client,
+                id,
+                idempotency_key,
+            } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/api/v1/admin/mail/dead-letters/{}/retry",
+                client.baseurl,
+                encode_path(&id.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
+            if let Some(value) = idempotency_key {
+                header_map.append("Idempotency-Key", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "retry_mail_dead_letter",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                202u16 => ResponseValue::from_response(response).await,
+                400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
@@ -10940,6 +11608,7 @@ pub mod prelude {
 pub(crate) mod declared {
     /// Operations whose `x-idempotency.intent` is `idempotent`: keyed and retried.
     pub(crate) const IDEMPOTENT: &[&str] = &[
+        "retry_mail_dead_letter",
         "confirm_email",
         "forgot_password",
         "unlink_identity",

@@ -6,6 +6,9 @@
 //! - [`repository`]: the SQL of notifications and of the outbox of mails to send;
 //! - [`outbox`]: the worker each instance runs to send those mails (at least once, with a
 //!   stable `Message-ID`, retried with backoff, dead-lettered after `max_attempts`);
+//! - [`dead_letters`]: the administrators' view of the mails that failed their last attempt,
+//!   and their retry;
+//! - [`metrics`]: mails dead-lettered, and dead letters waiting;
 //! - [`feed`]: new notifications pushed to the recipient's open streams, across instances
 //!   through Redis pub/sub when it is configured.
 //!
@@ -14,7 +17,9 @@
 //! address comes from `ModuleContext::directory`, which the host fills in.
 
 pub mod api;
+pub mod dead_letters;
 pub mod feed;
+pub mod metrics;
 pub mod model;
 pub mod outbox;
 pub mod repository;
@@ -26,6 +31,7 @@ use infra::{Migration, Module, ModuleContext};
 use serde::Deserialize;
 
 pub use api::NotificationsApi;
+pub use dead_letters::DeadLettersApi;
 
 /// The role, besides `admin`, that may send notifications.
 pub const SENDER_ROLE: &str = "notifications:send";
@@ -79,7 +85,7 @@ pub struct NotificationsModule;
 impl Module for NotificationsModule {
     const NAME: &'static str = "notifications";
     type Settings = NotificationsSettings;
-    type Api = NotificationsApi;
+    type Api = (NotificationsApi, DeadLettersApi);
 
     fn migrations() -> &'static [Migration] {
         &[Migration {
@@ -101,17 +107,21 @@ impl Module for NotificationsModule {
             Arc::clone(&context.mailer),
             Arc::clone(&context.directory),
             settings.clone(),
+            metrics::MailMetrics::global(),
         ));
         if settings.deliver {
             context.background.spawn(Arc::clone(&worker).run());
         }
-        Ok(NotificationsApi::new(
-            repository,
-            feed,
-            worker,
-            Arc::clone(&context.directory),
-            context.revocations.revoked_sessions(),
-            context.background.stopping(),
+        Ok((
+            NotificationsApi::new(
+                repository.clone(),
+                feed,
+                Arc::clone(&worker),
+                Arc::clone(&context.directory),
+                context.revocations.revoked_sessions(),
+                context.background.stopping(),
+            ),
+            DeadLettersApi::new(repository, worker),
         ))
     }
 }

@@ -75,6 +75,60 @@ pub struct Notification {
     pub read_at: Option<Timestamp>,
 }
 
+/// Where a notification mail is in the outbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "camelCase")]
+pub enum DeliveryState {
+    /// Queued: due now or after a failed attempt's backoff.
+    Pending,
+    Sent,
+    /// Not sent on purpose: the notification was deleted first, or the recipient has no
+    /// confirmed address.
+    Skipped,
+    /// Failed its last attempt: kept for an administrator to retry, never tried again otherwise.
+    Dead,
+}
+
+impl TryFrom<String> for DeliveryState {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        match stored.as_str() {
+            "pending" => Ok(Self::Pending),
+            "sent" => Ok(Self::Sent),
+            "skipped" => Ok(Self::Skipped),
+            "dead" => Ok(Self::Dead),
+            _ => Err(format!("unknown delivery state `{stored}`")),
+        }
+    }
+}
+
+/// One mail of a notification, as the outbox keeps it.
+#[derive(Debug, Clone, Object, sqlx::FromRow)]
+#[oai(rename_all = "camelCase")]
+pub struct MailDelivery {
+    pub id: String,
+    /// The notification it mails.
+    pub notification_id: String,
+    /// The account it is mailed to.
+    pub recipient_id: String,
+    #[sqlx(try_from = "String")]
+    pub state: DeliveryState,
+    /// Attempts made since it was queued (or last retried).
+    #[sqlx(try_from = "crate::repository::StoredAttempts")]
+    pub attempts: u32,
+    /// What the mail server (or the network) said on the last failed attempt.
+    #[oai(skip_serializing_if_is_none)]
+    pub last_error: Option<String>,
+    /// When it was queued, with its notification.
+    #[sqlx(rename = "created_at_ms", try_from = "UnixMs")]
+    pub created_at: Timestamp,
+    /// When it was sent, skipped or dead-lettered; absent while pending.
+    #[oai(skip_serializing_if_is_none)]
+    #[sqlx(rename = "finished_at_ms", try_from = "OptionalUnixMs")]
+    pub finished_at: Option<Timestamp>,
+}
+
 /// How many of the caller's notifications are unread.
 #[derive(Debug, Clone, Object)]
 pub struct UnreadCount {

@@ -17,6 +17,7 @@ use infra::mail::{Mail, Mailer};
 use tokio::sync::Notify;
 
 use crate::NotificationsSettings;
+use crate::metrics::MailMetrics;
 use crate::repository::{ClaimedDelivery, DeliveryEnd, NotificationRepository};
 
 /// The worker of one instance.
@@ -25,6 +26,7 @@ pub struct DeliveryWorker {
     mailer: Arc<dyn Mailer>,
     directory: Arc<dyn UserDirectory>,
     settings: NotificationsSettings,
+    metrics: MailMetrics,
     /// This worker's name on the rows it claims.
     id: String,
     wake: Notify,
@@ -36,12 +38,14 @@ impl DeliveryWorker {
         mailer: Arc<dyn Mailer>,
         directory: Arc<dyn UserDirectory>,
         settings: NotificationsSettings,
+        metrics: MailMetrics,
     ) -> Self {
         Self {
             repository,
             mailer,
             directory,
             settings,
+            metrics,
             id: uuid::Uuid::new_v4().to_string(),
             wake: Notify::new(),
         }
@@ -62,6 +66,12 @@ impl DeliveryWorker {
                     0
                 }
             };
+            match self.repository.count_dead_letters().await {
+                Ok(count) => self.metrics.set_dead_letters(count),
+                Err(err) => {
+                    tracing::warn!(error = %err, "the notification mail worker could not count the dead letters");
+                }
+            }
             // A full batch: there may be more at once.
             if claimed < self.settings.batch_size as usize {
                 tokio::select! {
@@ -119,6 +129,7 @@ impl DeliveryWorker {
             Ok(()) => self.end(delivery, DeliveryEnd::Sent, None).await,
             Err(err) if delivery.attempts >= self.settings.max_attempts => {
                 tracing::error!(error = %err, delivery = %delivery.id, attempts = delivery.attempts, "a notification mail failed its last attempt and is dead-lettered");
+                self.metrics.dead_lettered();
                 self.end(delivery, DeliveryEnd::Dead, Some(&err.to_string()))
                     .await
             }

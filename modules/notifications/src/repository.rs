@@ -11,7 +11,7 @@ use infra::database::{Dialect, now_ms};
 use kernel::{AppResult, PageRequest};
 use sqlx::{AnyConnection, AnyPool};
 
-use crate::model::{Channel, Notification};
+use crate::model::{Channel, MailDelivery, Notification};
 
 /// The columns of a [`Notification`], for `SELECT`: a macro, so that each statement stays one
 /// piece of static text.
@@ -19,6 +19,24 @@ macro_rules! notification_columns {
     () => {
         "id, sender_id, title, body, in_app, by_email, created_at_ms, read_at_ms"
     };
+}
+
+/// The columns of a [`MailDelivery`], for `SELECT` and `RETURNING`.
+macro_rules! delivery_columns {
+    () => {
+        "id, notification_id, recipient_id, state, attempts, last_error, created_at_ms, finished_at_ms"
+    };
+}
+
+/// What reviving a dead letter found.
+#[derive(Debug)]
+pub enum Revival {
+    /// Back in the queue, due now, with its attempts counted afresh.
+    Revived(MailDelivery),
+    /// There is a delivery with this id, but it is not dead (sent, skipped, or already back in
+    /// the queue).
+    NotDead(MailDelivery),
+    NotFound,
 }
 
 /// A mail the outbox owes, as a worker claimed it.
@@ -303,6 +321,71 @@ impl NotificationRepository {
         .execute(self.database.pool())
         .await?;
         Ok(())
+    }
+
+    /// One page of the dead letters, the latest to fail first, and how many there are.
+    #[tracing::instrument(name = "notifications.repository.dead_letters", skip_all)]
+    pub async fn dead_letters(&self, page: PageRequest) -> AppResult<(Vec<MailDelivery>, u64)> {
+        let items = sqlx::query_as(concat!(
+            "SELECT ",
+            delivery_columns!(),
+            " FROM notification_deliveries WHERE state = 'dead'
+              ORDER BY finished_at_ms DESC, id DESC LIMIT $1 OFFSET $2"
+        ))
+        .bind(page.limit())
+        .bind(page.offset())
+        .fetch_all(self.database.pool())
+        .await?;
+        Ok((items, self.count_dead_letters().await?))
+    }
+
+    /// How many mails are dead-lettered.
+    #[tracing::instrument(
+        level = "debug",
+        name = "notifications.repository.count_dead_letters",
+        skip_all
+    )]
+    pub async fn count_dead_letters(&self) -> AppResult<u64> {
+        let (count,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM notification_deliveries WHERE state = 'dead'")
+                .fetch_one(self.database.pool())
+                .await?;
+        Ok(u64::try_from(count).unwrap_or_default())
+    }
+
+    /// Puts dead letter `id` back in the queue, due at `now_ms`, in `tx`: one conditional
+    /// statement, so of two concurrent revivals one wins and the other finds it not dead.
+    #[tracing::instrument(name = "notifications.repository.revive", skip_all, fields(mail.id = id))]
+    pub async fn revive(
+        &self,
+        tx: &mut AnyConnection,
+        id: &str,
+        now_ms: i64,
+    ) -> AppResult<Revival> {
+        let revived: Option<MailDelivery> = sqlx::query_as(concat!(
+            "UPDATE notification_deliveries
+             SET state = 'pending', attempts = 0, due_at_ms = $1, finished_at_ms = NULL,
+                 claimed_by = NULL, claimed_until_ms = NULL
+             WHERE id = $2 AND state = 'dead'
+             RETURNING ",
+            delivery_columns!()
+        ))
+        .bind(now_ms)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(revived) = revived {
+            return Ok(Revival::Revived(revived));
+        }
+        let found: Option<MailDelivery> = sqlx::query_as(concat!(
+            "SELECT ",
+            delivery_columns!(),
+            " FROM notification_deliveries WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        Ok(found.map_or(Revival::NotFound, Revival::NotDead))
     }
 
     /// Puts a delivery `worker` holds back in the queue, due at `due_at_ms`.
