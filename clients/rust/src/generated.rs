@@ -517,6 +517,119 @@ pub mod types {
                 })
         }
     }
+    ///`CompleteOAuthLinkIdempotencyKey`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct CompleteOAuthLinkIdempotencyKey(::std::string::String);
+    impl ::std::ops::Deref for CompleteOAuthLinkIdempotencyKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CompleteOAuthLinkIdempotencyKey> for ::std::string::String {
+        fn from(value: CompleteOAuthLinkIdempotencyKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for CompleteOAuthLinkIdempotencyKey {
+        type Err = self::error::ConversionError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 255usize {
+                return Err("longer than 255 characters".into());
+            }
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new("^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$")
+                        .unwrap()
+                });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^([!#-~][!-~]*|\"([ !#-\\[\\]-~]|\\\\[\"\\\\])*\")?$\""
+                        .into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CompleteOAuthLinkIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CompleteOAuthLinkIdempotencyKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for CompleteOAuthLinkIdempotencyKey {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`CompleteOAuthLinkProvider`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct CompleteOAuthLinkProvider(::std::string::String);
+    impl ::std::ops::Deref for CompleteOAuthLinkProvider {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CompleteOAuthLinkProvider> for ::std::string::String {
+        fn from(value: CompleteOAuthLinkProvider) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for CompleteOAuthLinkProvider {
+        type Err = self::error::ConversionError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CompleteOAuthLinkProvider {
+        type Error = self::error::ConversionError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CompleteOAuthLinkProvider {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for CompleteOAuthLinkProvider {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`ConfirmEmailIdempotencyKey`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -3418,6 +3531,110 @@ pub mod types {
     impl SessionView {
         pub fn builder() -> builder::SessionView {
             Default::default()
+        }
+    }
+    ///`StartOAuthLinkProvider`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct StartOAuthLinkProvider(::std::string::String);
+    impl ::std::ops::Deref for StartOAuthLinkProvider {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<StartOAuthLinkProvider> for ::std::string::String {
+        fn from(value: StartOAuthLinkProvider) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for StartOAuthLinkProvider {
+        type Err = self::error::ConversionError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StartOAuthLinkProvider {
+        type Error = self::error::ConversionError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for StartOAuthLinkProvider {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for StartOAuthLinkProvider {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`StartOAuthLinkRedirectUri`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct StartOAuthLinkRedirectUri(::std::string::String);
+    impl ::std::ops::Deref for StartOAuthLinkRedirectUri {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<StartOAuthLinkRedirectUri> for ::std::string::String {
+        fn from(value: StartOAuthLinkRedirectUri) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for StartOAuthLinkRedirectUri {
+        type Err = self::error::ConversionError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new("^[^\\x00]*$").unwrap());
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[^\\x00]*$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for StartOAuthLinkRedirectUri {
+        type Error = self::error::ConversionError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for StartOAuthLinkRedirectUri {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for StartOAuthLinkRedirectUri {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
         }
     }
     ///`StartOAuthSignInProvider`
@@ -7727,6 +7944,57 @@ impl Client {
     pub fn exchange_o_auth_code(&self) -> builder::ExchangeOAuthCode<'_> {
         builder::ExchangeOAuthCode::new(self)
     }
+    /**Start linking a provider account to your account
+
+    For a signed-in caller: as `startOAuthSignIn` (the authorization URL, `state` and
+    `binding`), but the provider's answer links the provider account to the caller's
+    account instead of signing in. Use it for a provider that never asserts a verified
+    address, which a first sign-in cannot link by address. Pass what the provider sends
+    the browser back with, and the `binding`, to `completeOAuthLink`, with the same access
+    token's account.
+
+    Sends a `GET` request to `/api/v1/auth/oauth/{provider}/link`
+
+    Arguments:
+    - `provider`: The provider's name, from the providers list.
+    - `redirect_uri`: Where the provider sends the browser back: one of the provider's allowed redirect
+    URIs, exactly.
+    ```ignore
+    let response = client.start_o_auth_link()
+        .provider(provider)
+        .redirect_uri(redirect_uri)
+        .send()
+        .await;
+    ```*/
+    pub fn start_o_auth_link(&self) -> builder::StartOAuthLink<'_> {
+        builder::StartOAuthLink::new(self)
+    }
+    /**Complete linking a provider account to your account
+
+    Exchanges the `code` and validates the ID token as `exchangeOAuthCode` does, for a
+    `state` that `startOAuthLink` started for the caller's account (with its `binding`),
+    and links the provider account to the caller's account: from then on it signs in to
+    it, listed with the caller's identities and removable as any. No session is opened and
+    the account's password and sessions are untouched. 409 when the provider account is
+    linked already (to this account or another: remove that link first).
+
+    Sends a `POST` request to `/api/v1/auth/oauth/{provider}/link/exchange`
+
+    Arguments:
+    - `provider`: The provider's name, as given to `startOAuthLink`.
+    - `idempotency_key`: Makes this request safe to retry. Send a unique value per operation (at most 255 visible ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. A retry with the same key and the same request gets the first response back, marked `X-Idempotent-Replay: true`, without executing again, for 24h after the first response. The same key with a different body, query or path answers 422. A retry while the first request still runs waits up to 5s for its response, then answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an error executes. Keys are scoped to the caller and this operation. A blank value counts as no key. The response is committed together with the operation's effect, in one database transaction: even if the service fails right after the change, a retry gets this response instead of executing again.
+    - `body`
+    ```ignore
+    let response = client.complete_o_auth_link()
+        .provider(provider)
+        .idempotency_key(idempotency_key)
+        .body(body)
+        .send()
+        .await;
+    ```*/
+    pub fn complete_o_auth_link(&self) -> builder::CompleteOAuthLink<'_> {
+        builder::CompleteOAuthLink::new(self)
+    }
     /**Refresh the token pair
 
     Exchanges a refresh token for a new pair; the presented one stops working. Presenting a
@@ -9385,6 +9653,212 @@ pub mod builder {
                 409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::start_o_auth_link`]
+
+    [`Client::start_o_auth_link`]: super::Client::start_o_auth_link*/
+    #[derive(Debug, Clone)]
+    pub struct StartOAuthLink<'a> {
+        client: &'a super::Client,
+        provider: Result<types::StartOAuthLinkProvider, String>,
+        redirect_uri: Result<types::StartOAuthLinkRedirectUri, String>,
+    }
+    impl<'a> StartOAuthLink<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                provider: Err("provider was not initialized".to_string()),
+                redirect_uri: Err("redirect_uri was not initialized".to_string()),
+            }
+        }
+        pub fn provider<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::StartOAuthLinkProvider>,
+        {
+            self.provider = value.try_into().map_err(|_| {
+                "conversion to `StartOAuthLinkProvider` for provider failed".to_string()
+            });
+            self
+        }
+        pub fn redirect_uri<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::StartOAuthLinkRedirectUri>,
+        {
+            self.redirect_uri = value.try_into().map_err(|_| {
+                "conversion to `StartOAuthLinkRedirectUri` for redirect_uri failed".to_string()
+            });
+            self
+        }
+        ///Sends a `GET` request to `/api/v1/auth/oauth/{provider}/link`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::AuthorizationView>, Error<ByteStream>> {
+            let Self {
+                client,
+                provider,
+                redirect_uri,
+            } = self;
+            let provider = provider.map_err(Error::InvalidRequest)?;
+            let redirect_uri = redirect_uri.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/api/v1/auth/oauth/{}/link",
+                client.baseurl,
+                encode_path(&provider.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .query(&progenitor_client::QueryParam::new(
+                    "redirectUri",
+                    &redirect_uri,
+                ))
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "start_o_auth_link",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::complete_o_auth_link`]
+
+    [`Client::complete_o_auth_link`]: super::Client::complete_o_auth_link*/
+    #[derive(Debug, Clone)]
+    pub struct CompleteOAuthLink<'a> {
+        client: &'a super::Client,
+        provider: Result<types::CompleteOAuthLinkProvider, String>,
+        idempotency_key: Result<Option<types::CompleteOAuthLinkIdempotencyKey>, String>,
+        body: Result<types::builder::CodeExchangeRequest, String>,
+    }
+    impl<'a> CompleteOAuthLink<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                provider: Err("provider was not initialized".to_string()),
+                idempotency_key: Ok(None),
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn provider<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::CompleteOAuthLinkProvider>,
+        {
+            self.provider = value.try_into().map_err(|_| {
+                "conversion to `CompleteOAuthLinkProvider` for provider failed".to_string()
+            });
+            self
+        }
+        pub fn idempotency_key<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::CompleteOAuthLinkIdempotencyKey>,
+        {
+            self.idempotency_key = value.try_into().map(Some).map_err(|_| {
+                "conversion to `CompleteOAuthLinkIdempotencyKey` for idempotency_key failed"
+                    .to_string()
+            });
+            self
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::CodeExchangeRequest>,
+            <V as std::convert::TryInto<types::CodeExchangeRequest>>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| format!("conversion to `CodeExchangeRequest` for body failed: {}", s));
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                    types::builder::CodeExchangeRequest,
+                ) -> types::builder::CodeExchangeRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/api/v1/auth/oauth/{provider}/link/exchange`
+        pub async fn send(self) -> Result<ResponseValue<types::IdentityView>, Error<ByteStream>> {
+            let Self {
+                client,
+                provider,
+                idempotency_key,
+                body,
+            } = self;
+            let provider = provider.map_err(Error::InvalidRequest)?;
+            let idempotency_key = idempotency_key.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| types::CodeExchangeRequest::try_from(v).map_err(|e| e.to_string()))
+                .map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/api/v1/auth/oauth/{}/link/exchange",
+                client.baseurl,
+                encode_path(&provider.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+            header_map.append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+            );
+            if let Some(value) = idempotency_key {
+                header_map.append("Idempotency-Key", value.to_string().try_into()?);
+            }
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "complete_o_auth_link",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                201u16 => ResponseValue::from_response(response).await,
+                400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
@@ -11612,6 +12086,7 @@ pub(crate) mod declared {
         "confirm_email",
         "forgot_password",
         "unlink_identity",
+        "complete_o_auth_link",
         "reset_password",
         "send_email_confirmation",
         "accept_legal_document",

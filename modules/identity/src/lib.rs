@@ -99,6 +99,11 @@ impl Module for IdentityModule {
                 name: "sign-ins bound to the client that started them",
                 sql: include_str!("../migrations/0006_oauth_binding.sql"),
             },
+            Migration {
+                version: 7,
+                name: "provider accounts linked by a signed-in account",
+                sql: include_str!("../migrations/0007_oauth_link.sql"),
+            },
         ]
     }
 

@@ -1003,3 +1003,258 @@ async fn a_callback_of_someone_elses_sign_in_is_refused() {
 
     assert_problem(response, StatusCode::BAD_REQUEST).await;
 }
+
+impl Identity {
+    /// `GET /auth/oauth/test/link` as the account of `access`.
+    async fn start_link_as(&self, access: &str) -> reqwest::Response {
+        self.app
+            .request(Method::GET, &format!("/api/v1/auth/oauth/{PROVIDER}/link"))
+            .query(&[("redirectUri", REDIRECT_URI)])
+            .bearer_auth(access)
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// What `startOAuthLink` answers the account of `access`.
+    async fn started_link(&self, access: &str) -> Started {
+        let response = self.start_link_as(access).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let body: Value = response.json().await.unwrap();
+        Started {
+            url: body["authorizationUrl"].as_str().unwrap().to_owned(),
+            binding: body["binding"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    /// `POST /auth/oauth/test/link/exchange` as the account of `access`, with a fresh key.
+    async fn complete_link_as(
+        &self,
+        access: &str,
+        callback: &Callback,
+        binding: &str,
+    ) -> reqwest::Response {
+        self.app
+            .request(
+                Method::POST,
+                &format!("/api/v1/auth/oauth/{PROVIDER}/link/exchange"),
+            )
+            .bearer_auth(access)
+            .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
+            .json(&json!({
+                "code": callback.code,
+                "state": callback.state,
+                "redirectUri": REDIRECT_URI,
+                "binding": binding,
+            }))
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    /// The whole link a front end drives for the account of `access`: start, the browser at
+    /// the provider as `user`, complete.
+    async fn link_with_provider(&self, access: &str, user: &EndUser) -> reqwest::Response {
+        let started = self.started_link(access).await;
+        let callback = sign_in_at_provider(&started.url, user).await;
+        self.complete_link_as(access, &callback, &started.binding)
+            .await
+    }
+}
+
+#[tokio::test]
+async fn a_signed_in_account_links_a_provider_account_that_asserts_no_verified_address() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let address = email();
+    let local = identity.registered_and_confirmed(&address).await;
+    let at_provider = EndUser::new(&email(), false);
+
+    let linked = identity
+        .link_with_provider(&local.access, &at_provider)
+        .await;
+
+    assert_eq!(linked.status(), StatusCode::CREATED);
+    let view: Value = linked.json().await.unwrap();
+    assert_eq!(view["provider"], PROVIDER);
+    // (The test provider's subject is the whole login it was given, which starts with it.)
+    assert!(
+        view["subject"]
+            .as_str()
+            .unwrap()
+            .starts_with(&at_provider.subject)
+    );
+    assert!(
+        view.get("email").is_none(),
+        "an unverified address is not shown"
+    );
+    let listed = identity.identities(&local.access).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["id"], view["id"]);
+    assert_eq!(
+        identity.session_count(&local.access).await,
+        1,
+        "no session is opened and none is revoked"
+    );
+}
+
+#[tokio::test]
+async fn a_provider_account_linked_while_signed_in_then_signs_in_to_that_account() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let address = email();
+    let local = identity.registered_and_confirmed(&address).await;
+    let at_provider = EndUser::new(&email(), false);
+    let linked = identity
+        .link_with_provider(&local.access, &at_provider)
+        .await;
+    assert_eq!(linked.status(), StatusCode::CREATED);
+
+    let signed_in = tokens(identity.sign_in_with_provider(&at_provider).await).await;
+
+    assert_eq!(
+        identity.me(&signed_in.access).await["email"],
+        address.as_str()
+    );
+    let password_login = identity.login(&address, PASSWORD).await;
+    assert_eq!(
+        password_login.status(),
+        StatusCode::OK,
+        "an explicit link leaves the password alone"
+    );
+}
+
+#[tokio::test]
+async fn a_provider_account_linked_to_another_account_is_not_linked_again() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let at_provider = EndUser::new(&email(), true);
+    tokens(identity.sign_in_with_provider(&at_provider).await).await;
+    let alice = identity.registered_and_confirmed(&email()).await;
+
+    let response = identity
+        .link_with_provider(&alice.access, &at_provider)
+        .await;
+
+    let problem = assert_problem(response, StatusCode::CONFLICT).await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("another account"),
+        "{problem}"
+    );
+    assert!(identity.identities(&alice.access).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_provider_account_linked_already_is_a_conflict_for_its_own_account_too() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let local = identity.registered_and_confirmed(&email()).await;
+    let at_provider = EndUser::new(&email(), false);
+    let first = identity
+        .link_with_provider(&local.access, &at_provider)
+        .await;
+    assert_eq!(first.status(), StatusCode::CREATED);
+
+    let again = identity
+        .link_with_provider(&local.access, &at_provider)
+        .await;
+
+    assert_problem(again, StatusCode::CONFLICT).await;
+    assert_eq!(identity.identities(&local.access).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_link_started_by_one_account_cannot_be_completed_by_another() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let alice = identity.registered_and_confirmed(&email()).await;
+    let mallory = identity.registered_and_confirmed(&email()).await;
+    let started = identity.started_link(&alice.access).await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), false)).await;
+
+    let response = identity
+        .complete_link_as(&mallory.access, &callback, &started.binding)
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+    assert!(identity.identities(&alice.access).await.is_empty());
+    assert!(identity.identities(&mallory.access).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_links_state_signs_nobody_in() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let alice = identity.registered_and_confirmed(&email()).await;
+    let started = identity.started_link(&alice.access).await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
+
+    let response = identity
+        .exchange(&callback, REDIRECT_URI, &started.binding)
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+    assert!(identity.identities(&alice.access).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_sign_ins_state_links_nothing() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let alice = identity.registered_and_confirmed(&email()).await;
+    let started = identity.start().await;
+    let callback = sign_in_at_provider(&started.url, &EndUser::new(&email(), true)).await;
+
+    let response = identity
+        .complete_link_as(&alice.access, &callback, &started.binding)
+        .await;
+
+    assert_problem(response, StatusCode::BAD_REQUEST).await;
+    assert!(identity.identities(&alice.access).await.is_empty());
+}
+
+#[tokio::test]
+async fn linking_a_provider_account_takes_a_signed_in_caller() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+
+    let response = identity
+        .app
+        .request(Method::GET, &format!("/api/v1/auth/oauth/{PROVIDER}/link"))
+        .query(&[("redirectUri", REDIRECT_URI)])
+        .send()
+        .await
+        .unwrap();
+
+    assert_problem(response, StatusCode::UNAUTHORIZED).await;
+}
+
+#[tokio::test]
+async fn a_provider_account_linked_while_signed_in_can_be_removed_as_any() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = service().await;
+    let local = identity.registered_and_confirmed(&email()).await;
+    let linked: Value = identity
+        .link_with_provider(&local.access, &EndUser::new(&email(), false))
+        .await
+        .json()
+        .await
+        .unwrap();
+
+    let removed = identity
+        .app
+        .request(
+            Method::DELETE,
+            &format!("/api/v1/auth/identities/{}", linked["id"].as_str().unwrap()),
+        )
+        .bearer_auth(&local.access)
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(removed.status(), StatusCode::NO_CONTENT);
+    assert!(identity.identities(&local.access).await.is_empty());
+}

@@ -131,6 +131,28 @@ kernel::operation_error! {
 }
 
 kernel::operation_error! {
+    /// How starting to link a provider account fails.
+    pub StartLinkError {
+        UNAUTHORIZED => SESSION_ENDED,
+        NOT_FOUND => NO_SUCH_PROVIDER,
+        TOO_MANY_REQUESTS => TOO_MANY,
+        BAD_GATEWAY => PROVIDER_UNREACHABLE,
+    }
+}
+
+kernel::operation_error! {
+    /// How completing a link with a provider account fails.
+    pub LinkError {
+        UNAUTHORIZED => "The caller's session ended; or the provider refused the code (invalid, \
+                         expired or already used), or its ID token did not validate.",
+        NOT_FOUND => NO_SUCH_PROVIDER,
+        CONFLICT => "The provider account is linked already: to the caller's account, or to \
+                     another one.",
+        BAD_GATEWAY => PROVIDER_UNREACHABLE,
+    }
+}
+
+kernel::operation_error! {
     /// How removing a linked identity fails.
     pub UnlinkIdentityError {
         UNAUTHORIZED => SESSION_ENDED,

@@ -11,7 +11,8 @@ use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 
 use super::errors::{
-    AuthorizeError, CallerError, ExchangeError, ListProvidersError, UnlinkIdentityError,
+    AuthorizeError, CallerError, ExchangeError, LinkError, ListProvidersError, StartLinkError,
+    UnlinkIdentityError,
 };
 use super::throttle::Throttle;
 use super::views::{
@@ -57,6 +58,13 @@ enum ExchangeResponse {
     /// Signed in: a new token pair and session, exactly as a login answers.
     #[oai(status = 200)]
     Ok(Json<TokenResponse>),
+}
+
+#[derive(ApiResponse)]
+enum LinkResponse {
+    /// Linked: the provider account now signs in to the caller's account.
+    #[oai(status = 201)]
+    Linked(Json<IdentityView>),
 }
 
 #[derive(ApiResponse)]
@@ -177,6 +185,86 @@ impl OAuthApi {
             .signed_in(&pair.user_id, &client_address(req))
             .await;
         Ok(ExchangeResponse::Ok(Json(pair.into())))
+    }
+
+    /// Start linking a provider account to your account
+    ///
+    /// For a signed-in caller: as `startOAuthSignIn` (the authorization URL, `state` and
+    /// `binding`), but the provider's answer links the provider account to the caller's
+    /// account instead of signing in. Use it for a provider that never asserts a verified
+    /// address, which a first sign-in cannot link by address. Pass what the provider sends
+    /// the browser back with, and the `binding`, to `completeOAuthLink`, with the same access
+    /// token's account.
+    #[oai(
+        path = "/oauth/:provider/link",
+        method = "get",
+        operation_id = "startOAuthLink"
+    )]
+    async fn start_link(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        /// The provider's name, from the providers list.
+        provider: Path<String>,
+        /// Where the provider sends the browser back: one of the provider's allowed redirect
+        /// URIs, exactly.
+        #[oai(name = "redirectUri")]
+        redirect_uri: Query<String>,
+    ) -> Result<AuthorizeResponse, StartLinkError> {
+        self.throttle.provider_sign_in(&client_address(req)).await?;
+        let authorization = self
+            .service
+            .start_link(&auth.0, &provider.0, &redirect_uri.0)
+            .await?;
+        Ok(AuthorizeResponse::Ok(Json(AuthorizationView {
+            authorization_url: authorization.url,
+            state: authorization.state,
+            binding: authorization.binding,
+            expires_at: Timestamp::from_unix_ms(authorization.expires_at_ms),
+        })))
+    }
+
+    /// Complete linking a provider account to your account
+    ///
+    /// Exchanges the `code` and validates the ID token as `exchangeOAuthCode` does, for a
+    /// `state` that `startOAuthLink` started for the caller's account (with its `binding`),
+    /// and links the provider account to the caller's account: from then on it signs in to
+    /// it, listed with the caller's identities and removable as any. No session is opened and
+    /// the account's password and sessions are untouched. 409 when the provider account is
+    /// linked already (to this account or another: remove that link first).
+    #[idempotent]
+    #[oai(
+        path = "/oauth/:provider/link/exchange",
+        method = "post",
+        operation_id = "completeOAuthLink"
+    )]
+    async fn link(
+        &self,
+        req: &Request,
+        auth: BearerAuth,
+        outcome: OutcomeRecorder,
+        /// The provider's name, as given to `startOAuthLink`.
+        provider: Path<String>,
+        body: Json<CodeExchangeRequest>,
+    ) -> Result<Recorded<LinkResponse>, LinkError> {
+        let (identity, tx) = self
+            .service
+            .link(
+                &outcome,
+                &auth.0,
+                CodeExchange {
+                    provider: &provider.0,
+                    code: &body.code,
+                    state: &body.state,
+                    binding: &body.binding,
+                    redirect_uri: &body.redirect_uri,
+                    user_agent: req.header("user-agent").map(str::to_owned),
+                },
+            )
+            .await?;
+        Ok(tx
+            .commit(LinkResponse::Linked(Json(IdentityView::from(identity))))
+            .await?)
     }
 
     /// The caller's linked provider accounts

@@ -8,7 +8,10 @@
 //! The linking rule (ADR 0009) is [`OAuthService::plan`]: an identity `(provider, subject)`
 //! belongs to one account; a first sign-in links to an existing account by email only when the
 //! provider asserts `email_verified` and the account's address is confirmed; it never links or
-//! makes an account on an address nobody verified.
+//! makes an account on an address nobody verified. A signed-in account may also link a provider
+//! account to itself explicitly ([`OAuthService::start_link`], [`OAuthService::link`]): having
+//! both signed in and signed in at the provider proves the same person holds both, whatever
+//! the provider says of the address.
 
 pub mod provider;
 pub mod repository;
@@ -135,6 +138,28 @@ impl OAuthService {
     /// browser's redirect back does not carry it).
     #[tracing::instrument(name = "identity.oauth.authorize", skip_all, fields(provider = provider))]
     pub async fn authorize(&self, provider: &str, redirect_uri: &str) -> AppResult<Authorization> {
+        self.start(provider, redirect_uri, None).await
+    }
+
+    /// Starts linking a provider account to the caller's account: as [`Self::authorize`], with
+    /// the state kept for this account's [`Self::link`] alone.
+    #[tracing::instrument(name = "identity.oauth.start_link", skip_all, fields(provider = provider, user.id = %principal.subject))]
+    pub async fn start_link(
+        &self,
+        principal: &Principal,
+        provider: &str,
+        redirect_uri: &str,
+    ) -> AppResult<Authorization> {
+        let user = self.identity.authenticate(principal).await?;
+        self.start(provider, redirect_uri, Some(user.id)).await
+    }
+
+    async fn start(
+        &self,
+        provider: &str,
+        redirect_uri: &str,
+        link_user_id: Option<String>,
+    ) -> AppResult<Authorization> {
         let provider = self.provider(provider)?;
         Self::allowed(provider, redirect_uri)?;
         let start = provider.authorize(redirect_uri).await?;
@@ -151,6 +176,7 @@ impl OAuthService {
                 pkce_verifier: start.pkce_verifier,
                 created_at_ms: now,
                 expires_at_ms,
+                link_user_id,
             })
             .await?;
         Ok(Authorization {
@@ -165,10 +191,63 @@ impl OAuthService {
     /// or makes the account by the linking rule, and opens a session as a login does.
     #[tracing::instrument(name = "identity.oauth.exchange", skip_all)]
     pub async fn exchange(&self, request: CodeExchange<'_>) -> AppResult<TokenPair> {
+        let (provider, verified) = self.verify(&request, None).await?;
+        self.sign_in(&provider, verified, request.user_agent).await
+    }
+
+    /// Completes linking a provider account to the caller's account, in the durable
+    /// transaction it begins for `outcome`: the state must have been started by this account
+    /// ([`Self::start_link`]), and the provider account must not be linked to any account yet.
+    /// The identity linked, and the transaction for the caller to commit its answer in.
+    #[tracing::instrument(name = "identity.oauth.link", skip_all, fields(user.id = %principal.subject))]
+    pub async fn link(
+        &self,
+        outcome: &OutcomeRecorder,
+        principal: &Principal,
+        request: CodeExchange<'_>,
+    ) -> AppResult<(IdentityRecord, DurableTransaction)> {
+        let user = self.identity.authenticate(principal).await?;
+        let (provider, verified) = self.verify(&request, Some(&user.id)).await?;
+        if let Some(linked) = self
+            .repository
+            .identity(&provider, &verified.subject)
+            .await?
+        {
+            return Err(AppError::Conflict(if linked.user_id == user.id {
+                "This provider account is linked to the caller's account already.".into()
+            } else {
+                "This provider account is linked to another account: sign in with it there and \
+                 remove the link first."
+                    .into()
+            }));
+        }
+        let now = now_ms();
+        let identity = IdentityRecord {
+            id: uuid::Uuid::now_v7().to_string(),
+            user_id: user.id,
+            provider,
+            subject: verified.subject,
+            // Shown only when the provider verified it.
+            email: verified.email.filter(|_| verified.email_verified),
+            linked_at_ms: now,
+            last_used_at_ms: now,
+        };
+        let mut tx = outcome.begin(self.repository.pool()).await?;
+        self.repository.link(&mut tx, &identity).await?;
+        Ok((identity, tx))
+    }
+
+    /// Spends the request's state (before anything else, whatever follows: a state works once,
+    /// only for the client that started it, and only for what it was started for: a sign-in,
+    /// or `link_user_id`'s link), exchanges the code and validates the ID token; the provider's
+    /// name and what it verified.
+    async fn verify(
+        &self,
+        request: &CodeExchange<'_>,
+        link_user_id: Option<&str>,
+    ) -> AppResult<(String, VerifiedIdentity)> {
         let provider = self.provider(request.provider)?;
         Self::allowed(provider, request.redirect_uri)?;
-        // Spent before anything else, whatever follows: a state works once, and only for the
-        // client that started it.
         let state = self
             .repository
             .take_state(
@@ -178,7 +257,9 @@ impl OAuthService {
             )
             .await?
             .filter(|state| {
-                state.provider == provider.name && state.redirect_uri == request.redirect_uri
+                state.provider == provider.name
+                    && state.redirect_uri == request.redirect_uri
+                    && state.link_user_id.as_deref() == link_user_id
             })
             .ok_or_else(unusable_state)?;
         let verified = provider
@@ -189,8 +270,7 @@ impl OAuthService {
                 state.nonce,
             )
             .await?;
-        self.sign_in(&provider.name, verified, request.user_agent)
-            .await
+        Ok((provider.name.clone(), verified))
     }
 
     async fn sign_in(

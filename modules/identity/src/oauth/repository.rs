@@ -31,6 +31,9 @@ pub struct StateRecord {
     pub pkce_verifier: String,
     pub created_at_ms: i64,
     pub expires_at_ms: i64,
+    /// The account that started it to link a provider account to itself; `None` for a
+    /// sign-in.
+    pub link_user_id: Option<String>,
 }
 
 /// A provider account linked to a local account.
@@ -104,8 +107,8 @@ impl OAuthRepository {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO identity_oauth_states (state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO identity_oauth_states (state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms, link_user_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(&state.state_hash)
         .bind(&state.binding_hash)
@@ -115,6 +118,7 @@ impl OAuthRepository {
         .bind(&state.pkce_verifier)
         .bind(state.created_at_ms)
         .bind(state.expires_at_ms)
+        .bind(&state.link_user_id)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -134,7 +138,7 @@ impl OAuthRepository {
     ) -> AppResult<Option<StateRecord>> {
         let state: Option<StateRecord> = sqlx::query_as(
             "DELETE FROM identity_oauth_states WHERE state_hash = $1 AND binding_hash = $2
-             RETURNING state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms",
+             RETURNING state_hash, binding_hash, provider, redirect_uri, nonce, pkce_verifier, created_at_ms, expires_at_ms, link_user_id",
         )
         .bind(state_hash)
         .bind(binding_hash)
@@ -247,6 +251,18 @@ impl OAuthRepository {
         Ok(Some(revoked))
     }
 
+    /// Links `identity` to its account in `tx` (a signed-in account linking a provider account
+    /// to itself). 409 when that provider account is linked already, to any account: the
+    /// unique pair decides between concurrent links and sign-ins.
+    #[tracing::instrument(name = "identity.oauth.repository.link", skip_all, fields(user.id = %identity.user_id))]
+    pub async fn link(
+        &self,
+        tx: &mut sqlx::AnyConnection,
+        identity: &IdentityRecord,
+    ) -> AppResult<()> {
+        insert_identity(tx, identity).await
+    }
+
     /// Removes an identity of `user_id` in `tx`, unless it is the account's last way to sign
     /// in (no password, no other identity). The account row is locked first, so two removals
     /// of an account's last two identities queue and the second sees the first.
@@ -301,10 +317,7 @@ impl OAuthRepository {
     }
 }
 
-async fn insert_identity(
-    tx: &mut crate::repository::Transaction,
-    identity: &IdentityRecord,
-) -> AppResult<()> {
+async fn insert_identity(tx: &mut sqlx::AnyConnection, identity: &IdentityRecord) -> AppResult<()> {
     sqlx::query(
         "INSERT INTO identity_linked_identities (id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -316,12 +329,13 @@ async fn insert_identity(
     .bind(&identity.email)
     .bind(identity.linked_at_ms)
     .bind(identity.last_used_at_ms)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await
     .map_err(|error| {
         if UNIQUE_IDENTITY.violated_by(&error) {
             AppError::Conflict(
-                "A concurrent sign-in linked this provider account first: sign in again.".into(),
+                "This provider account was linked to an account concurrently: sign in again."
+                    .into(),
             )
         } else {
             AppError::from(error)
