@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use kernel::{BearerAuth, Timestamp, client_address};
+use kernel::{BearerAuth, client_address};
 use poem::Request;
 use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::{Path, Query};
@@ -36,6 +36,22 @@ pub struct OAuthApi {
 impl OAuthApi {
     pub fn new(service: Arc<OAuthService>, throttle: Throttle) -> Self {
         Self { service, throttle }
+    }
+}
+
+/// What the provider sent the browser back with, as the service's exchanges take it.
+fn code_exchange<'a>(
+    req: &Request,
+    provider: &'a str,
+    body: &'a CodeExchangeRequest,
+) -> CodeExchange<'a> {
+    CodeExchange {
+        provider,
+        code: &body.code,
+        state: &body.state,
+        binding: &body.binding,
+        redirect_uri: &body.redirect_uri,
+        user_agent: req.header("user-agent").map(str::to_owned),
     }
 }
 
@@ -134,12 +150,7 @@ impl OAuthApi {
     ) -> Result<AuthorizeResponse, AuthorizeError> {
         self.throttle.provider_sign_in(&client_address(req)).await?;
         let authorization = self.service.authorize(&provider.0, &redirect_uri.0).await?;
-        Ok(AuthorizeResponse::Ok(Json(AuthorizationView {
-            authorization_url: authorization.url,
-            state: authorization.state,
-            binding: authorization.binding,
-            expires_at: Timestamp::from_unix_ms(authorization.expires_at_ms),
-        })))
+        Ok(AuthorizeResponse::Ok(Json(authorization.into())))
     }
 
     /// Complete signing in with a provider
@@ -172,14 +183,7 @@ impl OAuthApi {
     ) -> Result<ExchangeResponse, ExchangeError> {
         let pair = self
             .service
-            .exchange(CodeExchange {
-                provider: &provider.0,
-                code: &body.code,
-                state: &body.state,
-                binding: &body.binding,
-                redirect_uri: &body.redirect_uri,
-                user_agent: req.header("user-agent").map(str::to_owned),
-            })
+            .exchange(code_exchange(req, &provider.0, &body))
             .await?;
         self.throttle
             .signed_in(&pair.user_id, &client_address(req))
@@ -216,12 +220,7 @@ impl OAuthApi {
             .service
             .start_link(&auth.0, &provider.0, &redirect_uri.0)
             .await?;
-        Ok(AuthorizeResponse::Ok(Json(AuthorizationView {
-            authorization_url: authorization.url,
-            state: authorization.state,
-            binding: authorization.binding,
-            expires_at: Timestamp::from_unix_ms(authorization.expires_at_ms),
-        })))
+        Ok(AuthorizeResponse::Ok(Json(authorization.into())))
     }
 
     /// Complete linking a provider account to your account
@@ -249,18 +248,7 @@ impl OAuthApi {
     ) -> Result<Recorded<LinkResponse>, LinkError> {
         let (identity, tx) = self
             .service
-            .link(
-                &outcome,
-                &auth.0,
-                CodeExchange {
-                    provider: &provider.0,
-                    code: &body.code,
-                    state: &body.state,
-                    binding: &body.binding,
-                    redirect_uri: &body.redirect_uri,
-                    user_agent: req.header("user-agent").map(str::to_owned),
-                },
-            )
+            .link(&outcome, &auth.0, code_exchange(req, &provider.0, &body))
             .await?;
         Ok(tx
             .commit(LinkResponse::Linked(Json(IdentityView::from(identity))))

@@ -273,6 +273,17 @@ pub struct AuthorizationView {
     pub expires_at: Timestamp,
 }
 
+impl From<crate::oauth::Authorization> for AuthorizationView {
+    fn from(authorization: crate::oauth::Authorization) -> Self {
+        Self {
+            authorization_url: authorization.url,
+            state: authorization.state,
+            binding: authorization.binding,
+            expires_at: Timestamp::from_unix_ms(authorization.expires_at_ms),
+        }
+    }
+}
+
 /// What the provider sent the browser back to the redirect URI with.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
