@@ -443,7 +443,7 @@ impl FieldType {
             "datetime",
             Self::Datetime,
             "an RFC 3339 time, kept to the millisecond and shown in UTC: \
-             Option<OffsetDateTime>, BIGINT Unix milliseconds in `<name>_ms`",
+             Option<Timestamp>, BIGINT Unix milliseconds in `<name>_ms`",
         ),
     ];
 
@@ -479,7 +479,7 @@ impl FieldType {
             Self::Int => "i64",
             Self::Float => "f64",
             Self::Bool => "bool",
-            Self::Datetime => "OffsetDateTime",
+            Self::Datetime => "Timestamp",
         }
     }
 
@@ -817,7 +817,7 @@ impl Field {
         let name = &self.name;
         match self.kind {
             FieldType::String => format!("&{value}.{name}"),
-            FieldType::Datetime => format!("{value}.{name}.map(infra::database::unix_ms)"),
+            FieldType::Datetime => format!("{value}.{name}.map(kernel::Timestamp::unix_ms)"),
             _ => format!("{value}.{name}"),
         }
     }
@@ -1020,7 +1020,7 @@ impl AddedFields<'_> {
                     let new = match field.kind {
                         FieldType::String => format!("changes.{name}.clone().flatten()"),
                         FieldType::Datetime => {
-                            format!("changes.{name}.flatten().map(infra::database::unix_ms)")
+                            format!("changes.{name}.flatten().map(kernel::Timestamp::unix_ms)")
                         }
                         _ => format!("changes.{name}.flatten()"),
                     };
@@ -1600,7 +1600,7 @@ mod tests {
             ("pub quantity: Option<i64>,", 3),
             ("pub price: MaybeUndefined<f64>,", 1),
             ("pub urgent: Option<Option<bool>>,", 1),
-            ("pub due_at: Option<OffsetDateTime>,", 3),
+            ("pub due_at: Option<Timestamp>,", 3),
             (
                 "reference: self.reference.as_deref().map(str::to_owned),",
                 1,
@@ -1634,11 +1634,11 @@ mod tests {
         }
         assert!(repository.contains("due_at_ms = CASE WHEN $16 THEN $17 ELSE due_at_ms END"));
         assert!(
-            repository.contains(".bind(changes.due_at.flatten().map(infra::database::unix_ms))")
+            repository.contains(".bind(changes.due_at.flatten().map(kernel::Timestamp::unix_ms))")
         );
         assert!(model.contains(
             "#[sqlx(rename = \"due_at_ms\", try_from = \"infra::database::OptionalUnixMs\")]\n    \
-             pub due_at: Option<OffsetDateTime>,"
+             pub due_at: Option<Timestamp>,"
         ));
         assert!(model.contains(
             "#[sqlx(try_from = \"infra::database::OptionalFlag\")]\n    pub urgent: Option<bool>,"
