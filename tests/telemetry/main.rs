@@ -9,7 +9,6 @@
 mod otlp;
 
 use e2e::{TestApp, WithIdempotencyKey};
-use infra::telemetry::Telemetry;
 use opentelemetry_proto::tonic::collector::metrics::v1::ExportMetricsServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value;
 use opentelemetry_proto::tonic::metrics::v1::metric;
@@ -85,12 +84,7 @@ async fn request_spans_with_their_steps_and_idempotency_counters_reach_an_otlp_c
  {
     let collector = Collector::start().await;
     // As `app serve` does: telemetry first, so the service's counters use the exporting meter.
-    let settings = app::config::load_with(
-        infra::Environment::Test,
-        &[("telemetry.otlp_endpoint", &collector.url)],
-    )
-    .unwrap();
-    let telemetry = Telemetry::init(&settings.telemetry).expect("telemetry starts");
+    let telemetry = collector.install_telemetry();
     let app = TestApp::builder()
         .setting("telemetry.otlp_endpoint", &collector.url)
         .spawn()

@@ -39,6 +39,17 @@ impl Collector {
         Self { url, received }
     }
 
+    /// The service's telemetry exporting here, installed as `app serve` installs it: the
+    /// process's subscriber and meter provider (the first call in a process wins).
+    pub fn install_telemetry(&self) -> infra::telemetry::Telemetry {
+        let settings = app::config::load_with(
+            infra::Environment::Test,
+            &[("telemetry.otlp_endpoint", &self.url)],
+        )
+        .unwrap();
+        infra::telemetry::Telemetry::init(&settings.telemetry).expect("telemetry starts")
+    }
+
     pub fn received(&self) -> Vec<(String, Vec<u8>)> {
         self.received.lock().unwrap().clone()
     }

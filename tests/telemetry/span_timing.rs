@@ -218,12 +218,7 @@ fn ended_late(traces: &[Traced]) -> Vec<String> {
 #[tokio::test]
 async fn a_requests_trace_ends_by_its_answer_on_sqlite_as_on_postgresql() {
     let collector = Collector::start().await;
-    let settings = app::config::load_with(
-        infra::Environment::Test,
-        &[("telemetry.otlp_endpoint", &collector.url)],
-    )
-    .unwrap();
-    let telemetry = Telemetry::init(&settings.telemetry).expect("telemetry starts");
+    let telemetry = collector.install_telemetry();
     let Some(server) = postgres_server().await else {
         return;
     };
