@@ -7822,8 +7822,8 @@ impl Client {
     /**Remove a linked provider account
 
     That provider account no longer signs in to the caller's account (signing in with it
-    again follows the first-sign-in rule). Sessions already open stay open: revoke them
-    with the sessions operations. 409 when it is the account's only way to sign in.
+    again follows the first-sign-in rule), and the sessions it opened end (their access
+    tokens too). 409 when it is the account's only way to sign in.
 
     Sends a `DELETE` request to `/api/v1/auth/identities/{id}`
 
@@ -7953,6 +7953,12 @@ impl Client {
     the browser back with, and the `binding`, to `completeOAuthLink`, with the same access
     token's account.
 
+    The account's address must be confirmed, and the caller must have signed in recently
+    (`identity.recent_sign_in`, 5 minutes by default; refreshing a session does not count):
+    otherwise 403, and the front end asks for the password (a new login) and starts again
+    with the new session's token. An access token alone, stolen from an older session,
+    links nothing.
+
     Sends a `GET` request to `/api/v1/auth/oauth/{provider}/link`
 
     Arguments:
@@ -7975,8 +7981,11 @@ impl Client {
     `state` that `startOAuthLink` started for the caller's account (with its `binding`),
     and links the provider account to the caller's account: from then on it signs in to
     it, listed with the caller's identities and removable as any. No session is opened and
-    the account's password and sessions are untouched. 409 when the provider account is
-    linked already (to this account or another: remove that link first).
+    the account's password and sessions are untouched. The owner is mailed at the
+    confirmed address, with a reset link that undoes the link. 403 when the address is
+    not confirmed or the sign-in is no longer recent (as for `startOAuthLink`); 409 when
+    the provider account is linked already (to this account or another: remove that link
+    first).
 
     Sends a `POST` request to `/api/v1/auth/oauth/{provider}/link/exchange`
 
@@ -9740,6 +9749,7 @@ pub mod builder {
                 200u16 => ResponseValue::from_response(response).await,
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
@@ -9854,6 +9864,7 @@ pub mod builder {
                 201u16 => ResponseValue::from_response(response).await,
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),

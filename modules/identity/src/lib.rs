@@ -104,6 +104,11 @@ impl Module for IdentityModule {
                 name: "provider accounts linked by a signed-in account",
                 sql: include_str!("../migrations/0007_oauth_link.sql"),
             },
+            Migration {
+                version: 8,
+                name: "how identities were linked, and which opened a session",
+                sql: include_str!("../migrations/0008_account_events.sql"),
+            },
         ]
     }
 

@@ -45,6 +45,15 @@ pub const PROVIDER_LINKED: MailTemplate = MailTemplate {
     html: include_str!("../templates/provider_linked.html"),
 };
 
+/// To the owner of an account a signed-in caller linked a provider account to: what was
+/// linked, and a reset link that undoes it (a reset ends every session and removes every
+/// identity linked while signed in) for an owner who did not do it.
+pub const PROVIDER_LINKED_WHILE_SIGNED_IN: MailTemplate = MailTemplate {
+    subject: "A sign-in provider was added to your account",
+    text: include_str!("../templates/provider_linked_while_signed_in.txt"),
+    html: include_str!("../templates/provider_linked_while_signed_in.html"),
+};
+
 /// How many link requests may wait for the worker.
 const QUEUE_CAPACITY: usize = 1024;
 

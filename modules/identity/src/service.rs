@@ -26,6 +26,14 @@ fn invalid_credentials() -> AppError {
     AppError::Unauthorized("The email or password is incorrect.".into())
 }
 
+/// What linking a provider account answers an account whose address is not confirmed.
+pub const UNCONFIRMED_FOR_LINK: &str = "Confirm the account's email address before linking a provider account: the owner is told \
+     of every link there.";
+
+/// What linking a provider account answers a caller whose sign-in is not recent.
+pub const SIGN_IN_AGAIN_FOR_LINK: &str = "Linking a provider account needs a recent sign-in: log \
+     in again (or sign in with a linked provider) and link with the new session's token";
+
 /// What the administrators' operations on one account answer when no account has the id.
 pub const NO_SUCH_ACCOUNT: &str = "No account has this id.";
 
@@ -191,6 +199,7 @@ impl IdentityService {
             expires_at_ms: now + self.settings.refresh_token_ttl.as_millis() as i64,
             revoked_at_ms: None,
             user_agent: user_agent.map(|ua| ua.chars().take(200).collect()),
+            identity_id: None,
         };
         if !self
             .repository
@@ -272,6 +281,36 @@ impl IdentityService {
     /// deleted account stop working here even while the access token has not expired.
     #[tracing::instrument(name = "identity.authenticate", skip_all, fields(user.id = %principal.subject))]
     pub async fn authenticate(&self, principal: &Principal) -> AppResult<UserRecord> {
+        self.authenticated_session(principal)
+            .await
+            .map(|(user, _)| user)
+    }
+
+    /// [`Self::authenticate`] for what could hand the account to someone else (linking a
+    /// provider account): the account's address must be confirmed (the owner is told there),
+    /// and the caller must have signed in within `identity.recent_sign_in`. An access token
+    /// alone, stolen from an older session, is not enough.
+    #[tracing::instrument(name = "identity.authenticate_recent", skip_all, fields(user.id = %principal.subject))]
+    pub async fn authenticate_recent(&self, principal: &Principal) -> AppResult<UserRecord> {
+        let (user, session) = self.authenticated_session(principal).await?;
+        if user.email_confirmed_at_ms.is_none() {
+            return Err(AppError::Forbidden(UNCONFIRMED_FOR_LINK.into()));
+        }
+        let signed_in_for = now_ms().saturating_sub(session.created_at_ms);
+        if signed_in_for > self.settings.recent_sign_in.as_millis() as i64 {
+            return Err(AppError::Forbidden(format!(
+                "{SIGN_IN_AGAIN_FOR_LINK} (within {})",
+                humantime::format_duration(self.settings.recent_sign_in)
+            )));
+        }
+        Ok(user)
+    }
+
+    /// The caller's account and session, both still good.
+    async fn authenticated_session(
+        &self,
+        principal: &Principal,
+    ) -> AppResult<(UserRecord, SessionRecord)> {
         let session = self
             .repository
             .session(&principal.session_id)
@@ -286,7 +325,7 @@ impl IdentityService {
         if user.outdates(&session) {
             return Err(invalid_session());
         }
-        Ok(user)
+        Ok((user, session))
     }
 
     /// The account, unless it is gone or locked: then `refused()`.

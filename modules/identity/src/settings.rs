@@ -49,6 +49,12 @@ pub struct IdentitySettings {
     /// How long a request waits for a hashing slot before answering 503 with `Retry-After`.
     #[serde(with = "humantime_serde")]
     pub hash_wait: Duration,
+    /// How recent the caller's sign-in must be for what could hand the account to someone
+    /// else (linking a provider account): a session opened longer ago (a stolen access token,
+    /// say) must sign in again, with the password or a linked provider. Refreshing a session
+    /// does not make its sign-in recent.
+    #[serde(with = "humantime_serde")]
+    pub recent_sign_in: Duration,
 }
 
 impl Default for IdentitySettings {
@@ -63,6 +69,7 @@ impl Default for IdentitySettings {
             argon2: Argon2Settings::default(),
             max_concurrent_hashes: 0,
             hash_wait: Duration::from_secs(2),
+            recent_sign_in: Duration::from_secs(5 * 60),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The identity module, end to end: accounts, tokens, sessions, mails, admin, limits.
 
+mod account_events;
 mod accounts;
 mod admin;
 mod all_or_nothing;

@@ -17,14 +17,14 @@ use super::{Identity, PASSWORD, Tokens, tokens};
 const PROVIDER: &str = "test";
 
 /// A password its owner sets by reset.
-const NEW_PASSWORD: &str = "a brand new passphrase";
+pub(super) const NEW_PASSWORD: &str = "a brand new passphrase";
 
 /// A service configured with the test provider as `test`.
-async fn service() -> Identity {
+pub(super) async fn service() -> Identity {
     service_with(TestApp::builder()).await
 }
 
-async fn service_with(builder: TestAppBuilder) -> Identity {
+pub(super) async fn service_with(builder: TestAppBuilder) -> Identity {
     Identity::spawn_with(with_provider(builder, &provider().issuer)).await
 }
 
@@ -117,7 +117,7 @@ impl Identity {
     }
 
     /// The whole flow a front end drives: authorize, the browser at the provider, exchange.
-    async fn sign_in_with_provider(&self, user: &EndUser) -> reqwest::Response {
+    pub(super) async fn sign_in_with_provider(&self, user: &EndUser) -> reqwest::Response {
         let started = self.start().await;
         let callback = sign_in_at_provider(&started.url, user).await;
         self.exchange(&callback, REDIRECT_URI, &started.binding)
@@ -125,7 +125,7 @@ impl Identity {
     }
 
     /// Registers `email` and confirms it through the mailed link.
-    async fn registered_and_confirmed(&self, email: &str) -> Tokens {
+    pub(super) async fn registered_and_confirmed(&self, email: &str) -> Tokens {
         let tokens = self.signed_in(email).await;
         let token = self.token_from_mail(email, "confirm-email", 1).await;
         let confirmed = self.post("/confirm-email", json!({ "token": token })).await;
@@ -133,13 +133,13 @@ impl Identity {
         tokens
     }
 
-    async fn identities(&self, access: &str) -> Vec<Value> {
+    pub(super) async fn identities(&self, access: &str) -> Vec<Value> {
         let response = self.get_as(access, "/api/v1/auth/identities").await;
         assert_eq!(response.status(), StatusCode::OK);
         response.json().await.unwrap()
     }
 
-    async fn me(&self, access: &str) -> Value {
+    pub(super) async fn me(&self, access: &str) -> Value {
         self.get_as(access, "/api/v1/auth/me")
             .await
             .json()
@@ -147,7 +147,7 @@ impl Identity {
             .unwrap()
     }
 
-    async fn session_count(&self, access: &str) -> usize {
+    pub(super) async fn session_count(&self, access: &str) -> usize {
         let sessions: Vec<Value> = self
             .get_as(access, "/api/v1/auth/sessions")
             .await
@@ -159,12 +159,12 @@ impl Identity {
 }
 
 /// A sign-in as the front end that started it holds it.
-struct Started {
-    url: String,
-    binding: String,
+pub(super) struct Started {
+    pub(super) url: String,
+    pub(super) binding: String,
 }
 
-fn email() -> String {
+pub(super) fn email() -> String {
     format!("oidc-{}@example.com", testing::unique_suffix())
 }
 
@@ -1006,7 +1006,7 @@ async fn a_callback_of_someone_elses_sign_in_is_refused() {
 
 impl Identity {
     /// `GET /auth/oauth/test/link` as the account of `access`.
-    async fn start_link_as(&self, access: &str) -> reqwest::Response {
+    pub(super) async fn start_link_as(&self, access: &str) -> reqwest::Response {
         self.app
             .request(Method::GET, &format!("/api/v1/auth/oauth/{PROVIDER}/link"))
             .query(&[("redirectUri", REDIRECT_URI)])
@@ -1017,7 +1017,7 @@ impl Identity {
     }
 
     /// What `startOAuthLink` answers the account of `access`.
-    async fn started_link(&self, access: &str) -> Started {
+    pub(super) async fn started_link(&self, access: &str) -> Started {
         let response = self.start_link_as(access).await;
         assert_eq!(response.status(), StatusCode::OK);
         let body: Value = response.json().await.unwrap();
@@ -1028,7 +1028,7 @@ impl Identity {
     }
 
     /// `POST /auth/oauth/test/link/exchange` as the account of `access`, with a fresh key.
-    async fn complete_link_as(
+    pub(super) async fn complete_link_as(
         &self,
         access: &str,
         callback: &Callback,
@@ -1054,7 +1054,11 @@ impl Identity {
 
     /// The whole link a front end drives for the account of `access`: start, the browser at
     /// the provider as `user`, complete.
-    async fn link_with_provider(&self, access: &str, user: &EndUser) -> reqwest::Response {
+    pub(super) async fn link_with_provider(
+        &self,
+        access: &str,
+        user: &EndUser,
+    ) -> reqwest::Response {
         let started = self.started_link(access).await;
         let callback = sign_in_at_provider(&started.url, user).await;
         self.complete_link_as(access, &callback, &started.binding)

@@ -130,10 +130,15 @@ kernel::operation_error! {
     }
 }
 
+const LINK_NEEDS: &str = "The account's address is not confirmed, or the caller signed in \
+                          longer ago than `identity.recent_sign_in`: sign in again, then link \
+                          with the new session's token.";
+
 kernel::operation_error! {
     /// How starting to link a provider account fails.
     pub StartLinkError {
         UNAUTHORIZED => SESSION_ENDED,
+        FORBIDDEN => LINK_NEEDS,
         NOT_FOUND => NO_SUCH_PROVIDER,
         TOO_MANY_REQUESTS => TOO_MANY,
         BAD_GATEWAY => PROVIDER_UNREACHABLE,
@@ -145,6 +150,7 @@ kernel::operation_error! {
     pub LinkError {
         UNAUTHORIZED => "The caller's session ended; or the provider refused the code (invalid, \
                          expired or already used), or its ID token did not validate.",
+        FORBIDDEN => LINK_NEEDS,
         NOT_FOUND => NO_SUCH_PROVIDER,
         CONFLICT => "The provider account is linked already: to the caller's account, or to \
                      another one.",

@@ -148,6 +148,7 @@ impl OAuthApi {
         #[oai(name = "redirectUri")]
         redirect_uri: Query<String>,
     ) -> Result<AuthorizeResponse, AuthorizeError> {
+        self.service.known_provider(&provider.0)?;
         self.throttle.provider_sign_in(&client_address(req)).await?;
         let authorization = self.service.authorize(&provider.0, &redirect_uri.0).await?;
         Ok(AuthorizeResponse::Ok(Json(authorization.into())))
@@ -199,6 +200,12 @@ impl OAuthApi {
     /// address, which a first sign-in cannot link by address. Pass what the provider sends
     /// the browser back with, and the `binding`, to `completeOAuthLink`, with the same access
     /// token's account.
+    ///
+    /// The account's address must be confirmed, and the caller must have signed in recently
+    /// (`identity.recent_sign_in`, 5 minutes by default; refreshing a session does not count):
+    /// otherwise 403, and the front end asks for the password (a new login) and starts again
+    /// with the new session's token. An access token alone, stolen from an older session,
+    /// links nothing.
     #[oai(
         path = "/oauth/:provider/link",
         method = "get",
@@ -215,6 +222,7 @@ impl OAuthApi {
         #[oai(name = "redirectUri")]
         redirect_uri: Query<String>,
     ) -> Result<AuthorizeResponse, StartLinkError> {
+        self.service.known_provider(&provider.0)?;
         self.throttle.provider_sign_in(&client_address(req)).await?;
         let authorization = self
             .service
@@ -229,8 +237,11 @@ impl OAuthApi {
     /// `state` that `startOAuthLink` started for the caller's account (with its `binding`),
     /// and links the provider account to the caller's account: from then on it signs in to
     /// it, listed with the caller's identities and removable as any. No session is opened and
-    /// the account's password and sessions are untouched. 409 when the provider account is
-    /// linked already (to this account or another: remove that link first).
+    /// the account's password and sessions are untouched. The owner is mailed at the
+    /// confirmed address, with a reset link that undoes the link. 403 when the address is
+    /// not confirmed or the sign-in is no longer recent (as for `startOAuthLink`); 409 when
+    /// the provider account is linked already (to this account or another: remove that link
+    /// first).
     #[idempotent]
     #[oai(
         path = "/oauth/:provider/link/exchange",
@@ -246,13 +257,14 @@ impl OAuthApi {
         provider: Path<String>,
         body: Json<CodeExchangeRequest>,
     ) -> Result<Recorded<LinkResponse>, LinkError> {
-        let (identity, tx) = self
+        let exchange = code_exchange(req, &provider.0, &body);
+        let recorded = self
             .service
-            .link(&outcome, &auth.0, code_exchange(req, &provider.0, &body))
+            .link(&outcome, &auth.0, exchange, |identity| {
+                LinkResponse::Linked(Json(IdentityView::from(identity)))
+            })
             .await?;
-        Ok(tx
-            .commit(LinkResponse::Linked(Json(IdentityView::from(identity))))
-            .await?)
+        Ok(recorded)
     }
 
     /// The caller's linked provider accounts
@@ -267,8 +279,8 @@ impl OAuthApi {
     /// Remove a linked provider account
     ///
     /// That provider account no longer signs in to the caller's account (signing in with it
-    /// again follows the first-sign-in rule). Sessions already open stay open: revoke them
-    /// with the sessions operations. 409 when it is the account's only way to sign in.
+    /// again follows the first-sign-in rule), and the sessions it opened end (their access
+    /// tokens too). 409 when it is the account's only way to sign in.
     #[idempotent]
     #[oai(
         path = "/identities/:id",
@@ -281,7 +293,10 @@ impl OAuthApi {
         id: Path<String>,
         outcome: OutcomeRecorder,
     ) -> Result<Recorded<UnlinkResponse>, UnlinkIdentityError> {
-        let tx = self.service.unlink(&outcome, &auth.0, &id.0).await?;
-        Ok(tx.commit(UnlinkResponse::Removed).await?)
+        let recorded = self
+            .service
+            .unlink(&outcome, &auth.0, &id.0, UnlinkResponse::Removed)
+            .await?;
+        Ok(recorded)
     }
 }

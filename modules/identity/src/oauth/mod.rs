@@ -22,14 +22,15 @@ use std::sync::Arc;
 
 use infra::database::now_ms;
 use kernel::{AppError, AppResult, Principal};
-use poem_idempotency::{DurableTransaction, OutcomeRecorder};
+use poem::IntoResponse;
+use poem_idempotency::{OutcomeRecorder, Recorded};
 
 use crate::domain::{DisplayName, Email, OpaqueToken};
-use crate::links::{Link, PROVIDER_LINKED};
+use crate::links::{Link, PROVIDER_LINKED, PROVIDER_LINKED_WHILE_SIGNED_IN};
 use crate::repository::{IdentityRepository, SessionRecord, TokenPurpose, UserRecord};
 use crate::service::{IdentityService, TokenPair};
 use provider::{OidcProvider, VerifiedIdentity};
-use repository::{IdentityRecord, OAuthRepository, SignInPlan, StateRecord, Unlinked};
+use repository::{IdentityRecord, LinkedBy, OAuthRepository, SignInPlan, StateRecord, Unlinked};
 use settings::OAuthSettings;
 
 /// What `authorize` answers.
@@ -122,6 +123,13 @@ impl OAuthService {
         self.providers.get(name).ok_or_else(no_such_provider)
     }
 
+    /// 404 unless `name` is a configured provider. The API asks before it counts a start
+    /// against the caller's address, so requests for unknown providers cost nothing to refuse
+    /// and fill no rate-limit bucket.
+    pub fn known_provider(&self, name: &str) -> AppResult<()> {
+        self.provider(name).map(drop)
+    }
+
     fn allowed(provider: &OidcProvider, redirect_uri: &str) -> AppResult<()> {
         if provider.allows_redirect(redirect_uri) {
             Ok(())
@@ -142,7 +150,9 @@ impl OAuthService {
     }
 
     /// Starts linking a provider account to the caller's account: as [`Self::authorize`], with
-    /// the state kept for this account's [`Self::link`] alone.
+    /// the state kept for this account's [`Self::link`] alone. The caller must have a
+    /// confirmed address and a recent sign-in ([`IdentityService::authenticate_recent`]),
+    /// checked here too so that nobody is sent to the provider for a link that cannot end.
     #[tracing::instrument(name = "identity.oauth.start_link", skip_all, fields(provider = provider, user.id = %principal.subject))]
     pub async fn start_link(
         &self,
@@ -150,7 +160,7 @@ impl OAuthService {
         provider: &str,
         redirect_uri: &str,
     ) -> AppResult<Authorization> {
-        let user = self.identity.authenticate(principal).await?;
+        let user = self.identity.authenticate_recent(principal).await?;
         self.start(provider, redirect_uri, Some(user.id)).await
     }
 
@@ -195,18 +205,21 @@ impl OAuthService {
         self.sign_in(&provider, verified, request.user_agent).await
     }
 
-    /// Completes linking a provider account to the caller's account, in the durable
-    /// transaction it begins for `outcome`: the state must have been started by this account
-    /// ([`Self::start_link`]), and the provider account must not be linked to any account yet.
-    /// The identity linked, and the transaction for the caller to commit its answer in.
+    /// Completes linking a provider account to the caller's account and commits `answer` with
+    /// it, in the durable transaction it begins for `outcome`. The caller must still have a
+    /// confirmed address and a recent sign-in; the state must have been started by this
+    /// account ([`Self::start_link`]); the provider account must not be linked to any account
+    /// yet. Once committed, the owner is mailed at the confirmed address, with a reset link
+    /// that undoes the link (a reset removes identities linked while signed in, ADR 0017).
     #[tracing::instrument(name = "identity.oauth.link", skip_all, fields(user.id = %principal.subject))]
-    pub async fn link(
+    pub async fn link<R: IntoResponse>(
         &self,
         outcome: &OutcomeRecorder,
         principal: &Principal,
         request: CodeExchange<'_>,
-    ) -> AppResult<(IdentityRecord, DurableTransaction)> {
-        let user = self.identity.authenticate(principal).await?;
+        answer: impl FnOnce(IdentityRecord) -> R,
+    ) -> AppResult<Recorded<R>> {
+        let user = self.identity.authenticate_recent(principal).await?;
         let (provider, verified) = self.verify(&request, Some(&user.id)).await?;
         if let Some(linked) = self
             .repository
@@ -224,17 +237,29 @@ impl OAuthService {
         let now = now_ms();
         let identity = IdentityRecord {
             id: uuid::Uuid::now_v7().to_string(),
-            user_id: user.id,
+            user_id: user.id.clone(),
             provider,
             subject: verified.subject,
             // Shown only when the provider verified it.
             email: verified.email.filter(|_| verified.email_verified),
             linked_at_ms: now,
             last_used_at_ms: now,
+            linked_by: LinkedBy::SignedIn,
         };
+        let display_name = self.provider(&identity.provider)?.display_name.clone();
+        let notice = self.identity.links().mint_in(
+            &user,
+            TokenPurpose::ResetPassword,
+            Some(PROVIDER_LINKED_WHILE_SIGNED_IN),
+            &[("provider", &display_name)],
+        );
         let mut tx = outcome.begin(self.repository.pool()).await?;
-        self.repository.link(&mut tx, &identity).await?;
-        Ok((identity, tx))
+        self.repository
+            .link(&mut tx, &identity, &notice.record)
+            .await?;
+        let recorded = tx.commit(answer(identity)).await?;
+        self.identity.links().mail(notice);
+        Ok(recorded)
     }
 
     /// Spends the request's state (before anything else, whatever follows: a state works once,
@@ -281,6 +306,10 @@ impl OAuthService {
     ) -> AppResult<TokenPair> {
         let now = now_ms();
         let (user, plan) = self.plan(provider, verified, now).await?;
+        let identity_id = match &plan {
+            Plan::Linked(identity_id) => identity_id.clone(),
+            Plan::Link(identity, _) | Plan::Create(identity) => identity.id.clone(),
+        };
         let refresh = OpaqueToken::generate();
         let session = SessionRecord {
             id: uuid::Uuid::now_v7().to_string(),
@@ -290,6 +319,7 @@ impl OAuthService {
             expires_at_ms: now + self.identity.refresh_token_ttl().as_millis() as i64,
             revoked_at_ms: None,
             user_agent: user_agent.map(|ua| ua.chars().take(200).collect()),
+            identity_id: Some(identity_id),
         };
         let writes = match &plan {
             Plan::Linked(identity_id) => SignInPlan::Linked { identity_id },
@@ -362,6 +392,7 @@ impl OAuthService {
             email: Some(email.as_str().to_owned()),
             linked_at_ms: now,
             last_used_at_ms: now,
+            linked_by: LinkedBy::VerifiedAddress,
         };
         match self.accounts.user_by_email(email.as_str()).await? {
             Some(user) if user.email_confirmed_at_ms.is_none() => Err(AppError::Conflict(
@@ -417,25 +448,30 @@ impl OAuthService {
         self.repository.identities_of(&user.id).await
     }
 
-    /// Removes one of the caller's linked identities.
-    /// Removes one of the caller's linked identities in the durable transaction it begins for
-    /// `outcome` (after reading the account, so that the request holds one connection at a
-    /// time); the transaction, for the caller to commit its answer in.
+    /// Removes one of the caller's linked identities, and ends the sessions it opened, in the
+    /// durable transaction it begins for `outcome` (after reading the account, so that the
+    /// request holds one connection at a time), committed with `answer`; those sessions'
+    /// access tokens are refused everywhere once it is.
     #[tracing::instrument(name = "identity.oauth.unlink", skip_all, fields(user.id = %principal.subject))]
-    pub async fn unlink(
+    pub async fn unlink<R: IntoResponse>(
         &self,
         outcome: &OutcomeRecorder,
         principal: &Principal,
         identity_id: &str,
-    ) -> AppResult<DurableTransaction> {
+        answer: R,
+    ) -> AppResult<Recorded<R>> {
         let user = self.identity.authenticate(principal).await?;
         let mut tx = outcome.begin(self.repository.pool()).await?;
         match self
             .repository
-            .unlink(&mut tx, &user.id, identity_id)
+            .unlink(&mut tx, &user.id, identity_id, now_ms())
             .await?
         {
-            Unlinked::Done => Ok(tx),
+            Unlinked::Done { revoked } => {
+                let recorded = tx.commit(answer).await?;
+                self.identity.revoke_sessions(&revoked).await;
+                Ok(recorded)
+            }
             Unlinked::NoSuchIdentity => Err(AppError::NotFound(
                 "The caller has no linked identity with this id.".into(),
             )),

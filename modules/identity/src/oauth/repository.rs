@@ -46,6 +46,39 @@ pub struct IdentityRecord {
     pub email: Option<String>,
     pub linked_at_ms: i64,
     pub last_used_at_ms: i64,
+    #[sqlx(try_from = "String")]
+    pub linked_by: LinkedBy,
+}
+
+/// How an identity came to be linked, which decides what a password reset removes (ADR 0017).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkedBy {
+    /// A first sign-in, by the address the provider verified and the account had confirmed (or
+    /// made the account with it): the provider vouched for the owner's mailbox.
+    VerifiedAddress,
+    /// A signed-in account linked it to itself: whoever held one of its sessions could have.
+    SignedIn,
+}
+
+impl LinkedBy {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::VerifiedAddress => "verified_address",
+            Self::SignedIn => "signed_in",
+        }
+    }
+}
+
+impl TryFrom<String> for LinkedBy {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        match stored.as_str() {
+            "verified_address" => Ok(Self::VerifiedAddress),
+            "signed_in" => Ok(Self::SignedIn),
+            _ => Err(format!("`{stored}` is not a way an identity is linked")),
+        }
+    }
 }
 
 /// Which account a sign-in opens its session on, and what it writes to get there.
@@ -53,9 +86,10 @@ pub enum SignInPlan<'a> {
     /// An identity linked before.
     Linked { identity_id: &'a str },
     /// Link `identity` to its existing account, which must still be unlocked and confirmed.
-    /// Nothing from before the link may open it for someone else: its password is removed,
-    /// its sessions are revoked, and `reset` (the link mailed to the owner to set a new
-    /// password) is stored.
+    /// Nothing from before the link may open it for someone else (it may be a stranger's
+    /// pre-registration, ADR 0017): its password, its other linked identities, its known
+    /// addresses and its unused one-time links are removed, its sessions are revoked, and
+    /// `reset` (the link mailed to the owner to set a new password) is stored.
     Link {
         identity: &'a IdentityRecord,
         reset: &'a OneTimeTokenRecord,
@@ -70,7 +104,10 @@ pub enum SignInPlan<'a> {
 /// How unlinking an identity ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Unlinked {
-    Done,
+    /// Removed, with the sessions it had opened (their ids).
+    Done {
+        revoked: Vec<String>,
+    },
     NoSuchIdentity,
     /// The account has no password and no other identity: it would have no way to sign in.
     LastWayToSignIn,
@@ -80,7 +117,7 @@ pub enum Unlinked {
 /// macro, so that each statement stays one piece of static text, as sqlx takes.
 macro_rules! identity_columns {
     () => {
-        "id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms"
+        "id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms, linked_by"
     };
 }
 
@@ -231,6 +268,7 @@ impl OAuthRepository {
                     return Ok(None);
                 }
                 revoked = revoke_sessions_of(&mut tx, &identity.user_id, now).await?;
+                forget_what_a_pre_registrant_could_hold(&mut tx, &identity.user_id, now).await?;
                 insert_one_time_token(&mut tx, reset).await?;
                 insert_identity(&mut tx, identity).await?;
             }
@@ -252,26 +290,31 @@ impl OAuthRepository {
     }
 
     /// Links `identity` to its account in `tx` (a signed-in account linking a provider account
-    /// to itself). 409 when that provider account is linked already, to any account: the
-    /// unique pair decides between concurrent links and sign-ins.
+    /// to itself), with `reset`, the link mailed to the owner to undo it. 409 when that
+    /// provider account is linked already, to any account: the unique pair decides between
+    /// concurrent links and sign-ins.
     #[tracing::instrument(name = "identity.oauth.repository.link", skip_all, fields(user.id = %identity.user_id))]
     pub async fn link(
         &self,
         tx: &mut sqlx::AnyConnection,
         identity: &IdentityRecord,
+        reset: &OneTimeTokenRecord,
     ) -> AppResult<()> {
-        insert_identity(tx, identity).await
+        insert_identity(tx, identity).await?;
+        insert_one_time_token(tx, reset).await
     }
 
-    /// Removes an identity of `user_id` in `tx`, unless it is the account's last way to sign
-    /// in (no password, no other identity). The account row is locked first, so two removals
-    /// of an account's last two identities queue and the second sees the first.
+    /// Removes an identity of `user_id` in `tx`, with the sessions it opened (revoked), unless
+    /// it is the account's last way to sign in (no password, no other identity). The account
+    /// row is locked first, so two removals of an account's last two identities queue and the
+    /// second sees the first.
     #[tracing::instrument(name = "identity.oauth.repository.unlink", skip_all, fields(user.id = user_id))]
     pub async fn unlink(
         &self,
         tx: &mut sqlx::AnyConnection,
         user_id: &str,
         identity_id: &str,
+        now_ms: i64,
     ) -> AppResult<Unlinked> {
         sqlx::query("UPDATE identity_users SET roles = roles WHERE id = $1")
             .bind(user_id)
@@ -313,14 +356,49 @@ impl OAuthRepository {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        Ok(Unlinked::Done)
+        let revoked = sqlx::query_scalar(
+            "UPDATE identity_sessions SET revoked_at_ms = $1
+             WHERE identity_id = $2 AND user_id = $3 AND revoked_at_ms IS NULL RETURNING id",
+        )
+        .bind(now_ms)
+        .bind(identity_id)
+        .bind(user_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        Ok(Unlinked::Done { revoked })
     }
+}
+
+/// Removes, in `tx`, what someone other than the owner may have added to `user_id` before a
+/// link by address proved the mailbox: the identities linked to it, the addresses it signed in
+/// from (each would keep its guesses past the account's limit) and its unused one-time links.
+async fn forget_what_a_pre_registrant_could_hold(
+    tx: &mut sqlx::AnyConnection,
+    user_id: &str,
+    now_ms: i64,
+) -> AppResult<()> {
+    sqlx::query("DELETE FROM identity_linked_identities WHERE user_id = $1")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM identity_known_addresses WHERE user_id = $1")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "UPDATE identity_one_time_tokens SET used_at_ms = $1 WHERE user_id = $2 AND used_at_ms IS NULL",
+    )
+    .bind(now_ms)
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 async fn insert_identity(tx: &mut sqlx::AnyConnection, identity: &IdentityRecord) -> AppResult<()> {
     sqlx::query(
-        "INSERT INTO identity_linked_identities (id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO identity_linked_identities (id, user_id, provider, subject, email, linked_at_ms, last_used_at_ms, linked_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&identity.id)
     .bind(&identity.user_id)
@@ -329,6 +407,7 @@ async fn insert_identity(tx: &mut sqlx::AnyConnection, identity: &IdentityRecord
     .bind(&identity.email)
     .bind(identity.linked_at_ms)
     .bind(identity.last_used_at_ms)
+    .bind(identity.linked_by.as_str())
     .execute(&mut *tx)
     .await
     .map_err(|error| {

@@ -181,6 +181,7 @@ mod fixtures {
             expires_at_ms: i64::MAX,
             revoked_at_ms: None,
             user_agent: None,
+            identity_id: None,
         };
         assert!(
             repository
@@ -200,6 +201,7 @@ mod fixtures {
             expires_at_ms: i64::MAX,
             revoked_at_ms: None,
             user_agent: None,
+            identity_id: None,
         }
     }
 }

@@ -6,6 +6,7 @@ use poem_idempotency::{PreparedOutcome, Recorded};
 
 use super::sessions::revoke_sessions_of;
 use super::{IdentityRepository, Transaction};
+use crate::oauth::repository::LinkedBy;
 
 /// A one-time token as stored (its hash, never the token).
 #[derive(Debug, Clone)]
@@ -60,8 +61,9 @@ impl IdentityRepository {
         Ok(Some((user_id, recorded)))
     }
 
-    /// Spends a reset token, sets the new password hash, revokes every session of the account
-    /// and records the operation's `answer`, in one transaction: all of it happens, or none.
+    /// Spends a reset token, sets the new password hash, revokes every session of the account,
+    /// removes the identities linked while signed in and the addresses it signed in from, and
+    /// records the operation's `answer`, in one transaction: all of it happens, or none.
     /// Returns the sessions revoked and the recorded answer, or `None` when the token was
     /// invalid, expired or spent (concurrently too: the conditional update lets one use win).
     #[tracing::instrument(name = "identity.repository.reset_password", skip_all)]
@@ -85,6 +87,17 @@ impl IdentityRepository {
             .execute(&mut *tx)
             .await?;
         let revoked = revoke_sessions_of(&mut tx, &user_id, now_ms).await?;
+        // A reset is the owner's way back in (it proves the mailbox): what anyone holding one
+        // of the account's sessions could have added goes too (ADR 0017).
+        sqlx::query("DELETE FROM identity_linked_identities WHERE user_id = $1 AND linked_by = $2")
+            .bind(&user_id)
+            .bind(LinkedBy::SignedIn.as_str())
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM identity_known_addresses WHERE user_id = $1")
+            .bind(&user_id)
+            .execute(&mut *tx)
+            .await?;
         let recorded = answer.record(&mut tx).await?;
         tx.commit().await?;
         Ok(Some((revoked, recorded)))
@@ -121,7 +134,7 @@ impl IdentityRepository {
 }
 
 pub(crate) async fn insert_one_time_token(
-    tx: &mut Transaction,
+    tx: &mut sqlx::AnyConnection,
     token: &OneTimeTokenRecord,
 ) -> AppResult<()> {
     sqlx::query(
@@ -132,7 +145,7 @@ pub(crate) async fn insert_one_time_token(
     .bind(token.purpose.as_str())
     .bind(token.created_at_ms)
     .bind(token.expires_at_ms)
-    .execute(&mut **tx)
+    .execute(&mut *tx)
     .await?;
     Ok(())
 }

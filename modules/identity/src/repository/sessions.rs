@@ -15,6 +15,9 @@ pub struct SessionRecord {
     pub expires_at_ms: i64,
     pub revoked_at_ms: Option<i64>,
     pub user_agent: Option<String>,
+    /// The linked identity it was opened with; `None` for a password login. Removing the
+    /// identity ends the session.
+    pub identity_id: Option<String>,
 }
 
 impl SessionRecord {
@@ -50,7 +53,7 @@ struct RefreshTokenRow {
 /// each statement stays one piece of static text.
 macro_rules! session_columns {
     () => {
-        "id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent"
+        "id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent, identity_id"
     };
 }
 
@@ -217,8 +220,8 @@ pub(crate) async fn insert_session(
     refresh_token_hash: &str,
 ) -> AppResult<()> {
     sqlx::query(
-        "INSERT INTO identity_sessions (id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent)
-         VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+        "INSERT INTO identity_sessions (id, user_id, created_at_ms, last_used_at_ms, expires_at_ms, revoked_at_ms, user_agent, identity_id)
+         VALUES ($1, $2, $3, $4, $5, NULL, $6, $7)",
     )
     .bind(&session.id)
     .bind(&session.user_id)
@@ -226,6 +229,7 @@ pub(crate) async fn insert_session(
     .bind(session.last_used_at_ms)
     .bind(session.expires_at_ms)
     .bind(&session.user_agent)
+    .bind(&session.identity_id)
     .execute(&mut **tx)
     .await?;
     sqlx::query("INSERT INTO identity_refresh_tokens (token_hash, session_id, issued_at_ms, superseded_at_ms) VALUES ($1, $2, $3, NULL)")
