@@ -510,6 +510,25 @@ async fn sign_ins_started_from_one_address_are_limited_and_others_are_not() {
 }
 
 #[tokio::test]
+async fn starts_for_an_unknown_provider_are_refused_without_being_counted() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity =
+        service_with(TestApp::builder().setting("rate_limit.provider_sign_ins_per_address", "2"))
+            .await;
+    let client = identity.app.client_from("127.0.0.4".parse().unwrap());
+    for _ in 0..5 {
+        let unknown = identity
+            .authorize_with(&client, "no-such-provider", REDIRECT_URI)
+            .await;
+        assert_problem(unknown, StatusCode::NOT_FOUND).await;
+    }
+
+    let known = identity.authorize_from("127.0.0.4").await;
+
+    assert_eq!(known.status(), StatusCode::OK, "nothing was counted");
+}
+
+#[tokio::test]
 async fn a_redirect_uri_outside_the_allow_list_is_refused() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
     let identity = service().await;
