@@ -44,14 +44,56 @@ fn production_refuses_the_development_signing_key() {
     assert!(message.contains("auth.jwt_secret"), "{message}");
 }
 
+fn generated_bytes() -> Vec<u8> {
+    [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()]
+        .iter()
+        .flat_map(|random| *random.as_bytes())
+        .collect()
+}
+
 /// A signing key as `openssl rand -base64 32` makes one: 32 random bytes in base64.
 fn generated_key() -> String {
     use base64::Engine as _;
-    let bytes: Vec<u8> = [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()]
-        .iter()
-        .flat_map(|random| *random.as_bytes())
-        .collect();
-    base64::engine::general_purpose::STANDARD.encode(bytes)
+    base64::engine::general_purpose::STANDARD.encode(generated_bytes())
+}
+
+/// A new Ed25519 private key, PEM (PKCS#8) as `openssl genpkey -algorithm ed25519` writes it:
+/// RFC 8410's fixed prefix, then 32 random bytes.
+fn generated_private_key_pem() -> String {
+    use base64::Engine as _;
+    let prefix = [
+        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
+        0x20,
+    ];
+    let der = [&prefix[..], &generated_bytes()].concat();
+    // The label apart: this file's text holds no PEM key for the repository scan below to find.
+    let label = "PRIVATE KEY";
+    format!(
+        "-----BEGIN {label}-----\n{}\n-----END {label}-----\n",
+        base64::engine::general_purpose::STANDARD.encode(der)
+    )
+}
+
+/// A shared key and what a careless hand makes of it: each must be refused like the key.
+fn derivatives(key: &str) -> Vec<String> {
+    use base64::Engine as _;
+    vec![
+        key.to_owned(),
+        format!("{key}-prod"),
+        key.to_uppercase(),
+        key.chars().rev().collect(),
+        base64::engine::general_purpose::STANDARD.encode(key),
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(key),
+    ]
+}
+
+/// A PEM key with a line of text before it, and with CRLF line endings: the same key.
+fn pem_variants(pem: &str) -> Vec<String> {
+    vec![
+        pem.to_owned(),
+        format!("a comment line\n{pem}"),
+        pem.replace("\r\n", "\n").replace('\n', "\r\n"),
+    ]
 }
 
 #[test]
@@ -80,12 +122,43 @@ fn production_refuses_a_signing_key_written_in_the_repository() {
 }
 
 #[test]
+fn production_refuses_keys_made_from_the_development_key() {
+    let development = app::config::load_with(Environment::Development, &[])
+        .unwrap()
+        .auth
+        .jwt_secret
+        .expose()
+        .to_owned();
+
+    for key in derivatives(&development) {
+        let message = load_error(Environment::Production, &[("auth.jwt_secret", &key)]);
+
+        assert!(message.contains("auth.jwt_secret"), "{message}");
+        assert!(message.contains("repository"), "{message}");
+        assert!(!message.contains(&key), "the key is not printed: {message}");
+    }
+}
+
+#[test]
+fn production_refuses_a_signing_key_of_fewer_than_32_bytes() {
+    use base64::Engine as _;
+    // 24 random bytes: 32 characters of base64, enough for development, not for production.
+    let key = base64::engine::general_purpose::STANDARD.encode(&generated_bytes()[..24]);
+
+    let message = load_error(Environment::Production, &[("auth.jwt_secret", &key)]);
+
+    assert!(message.contains("auth.jwt_secret"), "{message}");
+    assert!(message.contains("32"), "{message}");
+}
+
+#[test]
 fn production_refuses_a_signing_key_with_too_little_entropy() {
+    // Each decodes as base64 to 32 bytes or more: only its patterns give it away.
     for key in [
         "a".repeat(64),
-        "0123456789abcdef0123456789abcdef0123456789".to_owned(),
+        "0123456789".repeat(5),
         "changeme".repeat(6),
-        "abcabcabcabcabcabcabcabcabcabcabcabc".to_owned(),
+        "abc".repeat(16),
     ] {
         let message = load_error(Environment::Production, &[("auth.jwt_secret", &key)]);
 
@@ -110,6 +183,24 @@ fn production_refuses_the_repositorys_test_key_pair() {
     );
 
     assert!(message.contains("auth.private_key_pem"), "{message}");
+    assert!(message.contains("repository"), "{message}");
+}
+
+#[test]
+fn production_refuses_the_repositorys_public_key_beside_a_private_key_of_its_own() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let public = std::fs::read_to_string(root.join("keys/ed25519-public.pem")).unwrap();
+
+    let message = load_error(
+        Environment::Production,
+        &[
+            ("auth.algorithm", "EdDSA"),
+            ("auth.private_key_pem", &generated_private_key_pem()),
+            ("auth.public_key_pem", &public),
+        ],
+    );
+
+    assert!(message.contains("auth.public_key_pem"), "{message}");
     assert!(message.contains("repository"), "{message}");
 }
 
@@ -239,11 +330,13 @@ enum WrittenKey {
     Secret { file: String, key: String },
     /// A PEM private key.
     PrivatePem { file: String, pem: String },
+    /// A PEM public key: verifying with it accepts tokens its (written) private key signs.
+    PublicPem { file: String, pem: String },
 }
 
 /// Every signing key written in the files git tracks: `jwt_secret` values in settings, compose,
 /// environment and Markdown files (not an interpolation such as `${JWT_SECRET:?...}`), and
-/// every PEM private key, whatever the file.
+/// every PEM private or public key, whatever the file.
 fn keys_written_in_the_repository() -> Vec<WrittenKey> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -263,13 +356,13 @@ fn keys_written_in_the_repository() -> Vec<WrittenKey> {
                     .find("-----\n")
                     .map_or(block.len() - at, |close| close + 5)
             });
-            if let Some(end) = end
-                && block[..header_end].contains("PRIVATE KEY")
-            {
-                keys.push(WrittenKey::PrivatePem {
-                    file: file.to_owned(),
-                    pem: block[..end].to_owned(),
-                });
+            if let Some(end) = end {
+                let (file, pem) = (file.to_owned(), block[..end].to_owned());
+                if block[..header_end].contains("PRIVATE KEY") {
+                    keys.push(WrittenKey::PrivatePem { file, pem });
+                } else if block[..header_end].contains("PUBLIC KEY") {
+                    keys.push(WrittenKey::PublicPem { file, pem });
+                }
             }
             rest = &block[header_end..];
         }
@@ -359,30 +452,62 @@ fn every_signing_key_written_in_the_repository_is_refused_in_production() {
     assert!(
         keys.iter()
             .any(|key| matches!(key, WrittenKey::PrivatePem { .. })),
-        "the test key pair is found: {keys:?}"
+        "the test key pair's private key is found: {keys:?}"
+    );
+    assert!(
+        keys.iter()
+            .any(|key| matches!(key, WrittenKey::PublicPem { .. })),
+        "the test key pair's public key is found: {keys:?}"
     );
 
     for written in &keys {
-        let (file, message) = match written {
+        let (file, messages) = match written {
             WrittenKey::Secret { file, key } => (
                 file,
-                load_error(Environment::Production, &[("auth.jwt_secret", key)]),
+                derivatives(key)
+                    .iter()
+                    .map(|key| load_error(Environment::Production, &[("auth.jwt_secret", key)]))
+                    .collect::<Vec<_>>(),
             ),
             WrittenKey::PrivatePem { file, pem } => (
                 file,
-                load_error(
-                    Environment::Production,
-                    &[
-                        ("auth.algorithm", "EdDSA"),
-                        ("auth.private_key_pem", pem),
-                        ("auth.public_key_pem", "a public key"),
-                    ],
-                ),
+                pem_variants(pem)
+                    .iter()
+                    .map(|pem| {
+                        load_error(
+                            Environment::Production,
+                            &[
+                                ("auth.algorithm", "EdDSA"),
+                                ("auth.private_key_pem", pem),
+                                ("auth.public_key_pem", "a public key"),
+                            ],
+                        )
+                    })
+                    .collect(),
+            ),
+            WrittenKey::PublicPem { file, pem } => (
+                file,
+                pem_variants(pem)
+                    .iter()
+                    .map(|pem| {
+                        load_error(
+                            Environment::Production,
+                            &[
+                                ("auth.algorithm", "EdDSA"),
+                                ("auth.private_key_pem", &generated_private_key_pem()),
+                                ("auth.public_key_pem", pem),
+                            ],
+                        )
+                    })
+                    .collect(),
             ),
         };
-        assert!(
-            message.contains("repository"),
-            "a key written in {file} is not refused as the repository's: {message}"
-        );
+        for message in messages {
+            assert!(
+                message.contains("repository"),
+                "a key written in {file} (or one made from it) is not refused as the \
+                 repository's: {message}"
+            );
+        }
     }
 }

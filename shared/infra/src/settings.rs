@@ -12,6 +12,10 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+mod signing_keys;
+
+pub use signing_keys::{MIN_KEY_BITS, MIN_SECRET_BYTES, estimated_key_bits};
+
 /// The deployment environment, from `APP_ENV`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Environment {
@@ -312,27 +316,63 @@ pub struct AuthSettings {
 
 impl AuthSettings {
     /// Production never signs with a key anyone can read or guess: none written in this
-    /// repository's files, and no weak shared secret. The error names the setting, never the key.
+    /// repository's files (judged by key material for PEM keys, so the text around a key does not
+    /// hide it), no shared secret made from one, and no shared secret short or patterned enough
+    /// to guess. The error names the setting and the rule, never the key.
     fn validate_for_production(&self) -> Result<(), SettingsError> {
         if self.algorithm.is_asymmetric() {
-            if written_in_repository(self.private_key_pem.expose()) {
+            if signing_keys::holds_repository_pem_key(self.private_key_pem.expose()) {
                 return Err(SettingsError::invalid(
                     "auth.private_key_pem",
-                    "is the test key pair written in this repository's files, so anyone who reads \
-                     them can sign tokens: generate a key pair of your own (for example \
-                     `openssl genpkey -algorithm ed25519`)",
+                    "holds the test key pair written in this repository's files, so anyone who \
+                     reads them can sign tokens: generate a key pair of your own (for example \
+                     `openssl genpkey -algorithm ed25519 -out private.pem`, and `openssl pkey -in \
+                     private.pem -pubout` for auth.public_key_pem)",
+                ));
+            }
+            if signing_keys::holds_repository_pem_key(&self.public_key_pem) {
+                return Err(SettingsError::invalid(
+                    "auth.public_key_pem",
+                    "holds the public key of the test key pair written in this repository's \
+                     files, whose private key anyone can read, so the tokens it accepts can be \
+                     forged: set the public key of your own key pair (`openssl pkey -in \
+                     private.pem -pubout`)",
                 ));
             }
             return Ok(());
         }
         let secret = self.jwt_secret.expose();
-        if written_in_repository(secret) {
+        if signing_keys::made_from_repository_secret(secret) {
             return Err(SettingsError::invalid(
                 "auth.jwt_secret",
-                "is written in this repository's files (the development key is one), so anyone \
-                 who reads them can sign tokens: generate a key of your own (`openssl rand \
-                 -base64 32`) and set APP__AUTH__JWT_SECRET",
+                "is, or is made from, a key written in this repository's files (the development \
+                 key is one; its case, punctuation, order, additions or a base64 or hex encoding \
+                 do not hide it), so anyone who reads them can guess it: generate a key of your \
+                 own (`openssl rand -base64 32`) and set APP__AUTH__JWT_SECRET",
             ));
+        }
+        match signing_keys::base64_decoded_len(secret) {
+            Some(length) if length >= MIN_SECRET_BYTES => {}
+            Some(length) => {
+                return Err(SettingsError::invalid(
+                    "auth.jwt_secret",
+                    format!(
+                        "decodes to {length} bytes, {MIN_SECRET_BYTES} needed: it must be base64 \
+                         of {MIN_SECRET_BYTES} random bytes or more; generate a key (`openssl \
+                         rand -base64 32`) and set APP__AUTH__JWT_SECRET"
+                    ),
+                ));
+            }
+            None => {
+                return Err(SettingsError::invalid(
+                    "auth.jwt_secret",
+                    format!(
+                        "is not base64: it must be base64 (standard or URL-safe) of \
+                         {MIN_SECRET_BYTES} random bytes or more; generate a key (`openssl rand \
+                         -base64 32`) and set APP__AUTH__JWT_SECRET"
+                    ),
+                ));
+            }
         }
         let bits = estimated_key_bits(secret);
         if bits < MIN_KEY_BITS {
@@ -347,98 +387,6 @@ impl AuthSettings {
         }
         Ok(())
     }
-}
-
-/// SHA-256 (hex) of every signing key written in this repository's files, now or in its
-/// history: the development key, the compose file's old key, the keys of the tests and the
-/// benchmark, and the test Ed25519 key pair (PEM without whitespace). Anyone who reads the
-/// repository can sign tokens with them, so production refuses them. Kept as hashes: the list
-/// must not become one more copy of the keys. `tests/e2e/settings.rs` checks that every key
-/// the repository's settings, compose and Markdown files hold is refused.
-const REPOSITORY_KEYS: &[&str] = &[
-    // config/default.toml (the development key)
-    "36620796abfc961346babb2e52970263066bf2764c43c11bbf63a42faeca14d7",
-    // docker-compose.yml before it took its key from the environment
-    "0e73ca80da40827cd5f97075e9db8c1f149a1c679f32b64705d1df38962bb238",
-    // tests/e2e/settings.rs once used it as "a production key"
-    "e095fd4f0f52e7a0570cb26efd4c74cfb6ae4d097f803a0e8f2bdcae923947e8",
-    // shared/kernel/src/auth.rs tests
-    "3eb1bd439947eb762998e566ccc2e099c791118b2f40579cc4f7da2b5061b7f9",
-    "4ba68aa8767bde72e8c798ee82d1275291cea73e72ad74d35ecf48e41386eb82",
-    // tests: the forger's key
-    "425d4a33b30fcda88a689fb6f98256692e291d7aff903fde242b8728f77510b8",
-    // tests/bench
-    "a2d97109e3defbdd660156e638b1acaed5969831ea43d5db405ceb1227eb6228",
-    // tests/keys/ed25519-private.pem
-    "97312ce7c02eed544b531227943e486dda77b6cc3649a125b79dd392d158b7f1",
-];
-
-/// How strong a shared signing key must be estimated to be in production.
-pub const MIN_KEY_BITS: f64 = 128.0;
-
-/// Whether `key` (a shared secret, or a PEM key: whitespace does not count) is one of
-/// [`REPOSITORY_KEYS`].
-pub fn written_in_repository(key: &str) -> bool {
-    use sha2::Digest as _;
-    let compact: String = key.split_whitespace().collect();
-    let hash = hex::encode(sha2::Sha256::digest(compact.as_bytes()));
-    REPOSITORY_KEYS.contains(&hash.as_str())
-}
-
-/// A rough estimate, in bits, of how hard a shared signing key is to guess. Each character is
-/// worth the Shannon entropy of the key's own character frequencies, except those that continue
-/// a run (`aaaa`, `0123`, `fedc`) or repeat a stretch seen before (`abcabc`), which add nothing.
-/// A random key (`openssl rand -base64 32`) scores about 200; a short alphabet, repeats or runs
-/// score low. Words are not recognised (a passphrase is judged as if its letters were random):
-/// this catches careless keys, it does not replace generating one.
-pub fn estimated_key_bits(key: &str) -> f64 {
-    // Long enough for any generated key; past it, the rest is not counted (an underestimate).
-    let chars: Vec<char> = key.chars().take(512).collect();
-    if chars.is_empty() {
-        return 0.0;
-    }
-    let mut counts = std::collections::HashMap::<char, usize>::new();
-    for c in &chars {
-        *counts.entry(*c).or_default() += 1;
-    }
-    let length = chars.len() as f64;
-    let per_char: f64 = counts
-        .values()
-        .map(|&count| {
-            let p = count as f64 / length;
-            -p * p.log2()
-        })
-        .sum();
-    let mut surprising = 0usize;
-    let mut at = 0;
-    while at < chars.len() {
-        if let Some(repeated) = repeat_at(&chars, at) {
-            at += repeated;
-            continue;
-        }
-        let continues_run = at > 0
-            && (i64::from(u32::from(chars[at])) - i64::from(u32::from(chars[at - 1]))).abs() <= 1;
-        if !continues_run {
-            surprising += 1;
-        }
-        at += 1;
-    }
-    surprising as f64 * per_char
-}
-
-/// The length of the longest stretch (3 characters or more) starting at `at` that also starts
-/// earlier in `chars`.
-fn repeat_at(chars: &[char], at: usize) -> Option<usize> {
-    (0..at)
-        .map(|earlier| {
-            chars[at..]
-                .iter()
-                .zip(&chars[earlier..])
-                .take_while(|(a, b)| a == b)
-                .count()
-        })
-        .max()
-        .filter(|length| *length >= 3)
 }
 
 /// Settings that hold lists; from environment variables and overrides they are comma-separated.
@@ -666,43 +614,247 @@ impl Settings {
 
 #[cfg(test)]
 mod tests {
+    use base64::Engine as _;
+
     use super::*;
 
-    #[test]
-    fn generated_keys_are_estimated_strong() {
-        // Shaped as `openssl rand -base64 32` and `openssl rand -hex 32` print them.
-        for key in [
-            "q3Vx8mZ1kR0pN7bT4yW2cLf9sHdJ6gAeUoIiPzXvEw8=",
-            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        ] {
-            let bits = estimated_key_bits(key);
-            assert!(bits >= MIN_KEY_BITS, "{key}: {bits}");
+    fn repository_file(path: &str) -> String {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        std::fs::read_to_string(root.join(path)).unwrap()
+    }
+
+    /// The development key, as `config/default.toml` holds it.
+    fn development_key() -> String {
+        config::Config::builder()
+            .add_source(config::File::from_str(
+                &repository_file("config/default.toml"),
+                config::FileFormat::Toml,
+            ))
+            .build()
+            .unwrap()
+            .get_string("auth.jwt_secret")
+            .unwrap()
+    }
+
+    fn random_bytes() -> [u8; 32] {
+        let halves = [uuid::Uuid::new_v4(), uuid::Uuid::new_v4()];
+        let mut bytes = [0; 32];
+        bytes[..16].copy_from_slice(halves[0].as_bytes());
+        bytes[16..].copy_from_slice(halves[1].as_bytes());
+        bytes
+    }
+
+    /// A new Ed25519 key pair as PEM (PKCS#8 private key, SubjectPublicKeyInfo public key), the
+    /// shapes `openssl genpkey -algorithm ed25519` and `openssl pkey -pubout` write.
+    fn fresh_ed25519_pair() -> (String, String) {
+        const PRIVATE_PREFIX: [u8; 16] = [
+            0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22,
+            0x04, 0x20,
+        ];
+        const PUBLIC_PREFIX: [u8; 12] = [
+            0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
+        ];
+        let seed = random_bytes();
+        let public_key = ed25519_dalek::SigningKey::from_bytes(&seed)
+            .verifying_key()
+            .to_bytes();
+        let private = pem::Pem::new("PRIVATE KEY", [&PRIVATE_PREFIX[..], &seed].concat());
+        let public = pem::Pem::new("PUBLIC KEY", [&PUBLIC_PREFIX[..], &public_key].concat());
+        (pem::encode(&private), pem::encode(&public))
+    }
+
+    fn eddsa(private_key_pem: &str, public_key_pem: &str) -> AuthSettings {
+        AuthSettings {
+            algorithm: JwtAlgorithm::EdDSA,
+            jwt_secret: Secret::new(""),
+            private_key_pem: Secret::new(private_key_pem),
+            public_key_pem: public_key_pem.to_owned(),
+            issuer: "issuer".to_owned(),
+            audience: "audience".to_owned(),
+            access_token_ttl: Duration::from_secs(60),
         }
     }
 
-    #[test]
-    fn short_alphabets_repeats_and_runs_are_estimated_weak() {
-        for key in [
-            "a".repeat(64),
-            "0123456789abcdef0123456789abcdef".to_owned(),
-            "changeme".repeat(6),
-            "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA".to_owned(),
-        ] {
-            let bits = estimated_key_bits(&key);
-            assert!(bits < MIN_KEY_BITS, "{key}: {bits}");
+    fn hs256(secret: &str) -> AuthSettings {
+        AuthSettings {
+            algorithm: JwtAlgorithm::HS256,
+            jwt_secret: Secret::new(secret),
+            ..eddsa("", "")
         }
     }
 
+    /// The production error for `auth`, which must name `key` and say why without the key.
+    fn refusal(auth: &AuthSettings, key: &str) -> String {
+        let message = auth
+            .validate_for_production()
+            .expect_err("production must refuse this key")
+            .to_string();
+        assert!(message.contains(key), "{message}");
+        message
+    }
+
+    fn refused_as_the_repositorys(secret: &str) {
+        let message = refusal(&hs256(secret), "auth.jwt_secret");
+        assert!(message.contains("repository"), "{message}");
+        assert!(
+            !message.contains(secret),
+            "the key is not printed: {message}"
+        );
+    }
+
     #[test]
-    fn the_development_key_is_known_as_the_repositorys_whatever_its_whitespace() {
-        assert!(written_in_repository(
-            "development-only-secret-change-me-0123456789"
-        ));
-        assert!(written_in_repository(
-            "  development-only-secret-change-me-0123456789\n"
-        ));
-        assert!(!written_in_repository(
-            "q3Vx8mZ1kR0pN7bT4yW2cLf9sHdJ6gAeUoIiPzXvEw8="
-        ));
+    fn the_repositorys_private_key_after_a_comment_line_is_refused() {
+        let private = format!(
+            "hello\n{}",
+            repository_file("tests/keys/ed25519-private.pem")
+        );
+        let (_, public) = fresh_ed25519_pair();
+
+        let message = refusal(&eddsa(&private, &public), "auth.private_key_pem");
+
+        assert!(message.contains("repository"), "{message}");
+    }
+
+    #[test]
+    fn the_repositorys_private_key_with_crlf_line_endings_is_refused() {
+        let private = repository_file("tests/keys/ed25519-private.pem").replace('\n', "\r\n");
+        let (_, public) = fresh_ed25519_pair();
+
+        refusal(&eddsa(&private, &public), "auth.private_key_pem");
+    }
+
+    #[test]
+    fn the_repositorys_private_key_encoded_with_its_public_key_is_refused() {
+        // PKCS#8 v2 (RFC 8410's OneAsymmetricKey): other DER, the same key.
+        let repository_private = pem::parse(repository_file("tests/keys/ed25519-private.pem"))
+            .unwrap()
+            .into_contents();
+        let seed: [u8; 32] = repository_private[16..].try_into().unwrap();
+        let public_key = ed25519_dalek::SigningKey::from_bytes(&seed)
+            .verifying_key()
+            .to_bytes();
+        let head = [
+            0x30, 0x51, 0x02, 0x01, 0x01, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22,
+            0x04, 0x20,
+        ];
+        let der = [&head[..], &seed, &[0x81, 0x21, 0x00], &public_key].concat();
+        let private = pem::encode(&pem::Pem::new("PRIVATE KEY", der));
+        let (_, public) = fresh_ed25519_pair();
+
+        refusal(&eddsa(&private, &public), "auth.private_key_pem");
+    }
+
+    #[test]
+    fn the_repositorys_public_key_beside_a_fresh_private_key_is_refused() {
+        let (private, _) = fresh_ed25519_pair();
+        let public = repository_file("tests/keys/ed25519-public.pem");
+
+        let message = refusal(&eddsa(&private, &public), "auth.public_key_pem");
+
+        assert!(message.contains("repository"), "{message}");
+    }
+
+    #[test]
+    fn a_fresh_key_pair_is_accepted() {
+        let (private, public) = fresh_ed25519_pair();
+
+        let checked = eddsa(&private, &public).validate_for_production();
+
+        assert!(checked.is_ok(), "{checked:?}");
+    }
+
+    #[test]
+    fn the_development_key_is_refused_whatever_its_whitespace() {
+        refused_as_the_repositorys(&format!("  {}\n", development_key()));
+    }
+
+    #[test]
+    fn the_development_key_in_base64_is_refused() {
+        refused_as_the_repositorys(
+            &base64::engine::general_purpose::STANDARD.encode(development_key()),
+        );
+    }
+
+    #[test]
+    fn the_development_key_in_base64url_is_refused() {
+        refused_as_the_repositorys(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(development_key()),
+        );
+    }
+
+    #[test]
+    fn the_development_key_in_hex_is_refused() {
+        refused_as_the_repositorys(&hex::encode(development_key()));
+    }
+
+    #[test]
+    fn the_development_key_with_a_suffix_is_refused() {
+        refused_as_the_repositorys(&format!("{}-prod", development_key()));
+    }
+
+    #[test]
+    fn the_development_key_in_upper_case_is_refused() {
+        refused_as_the_repositorys(&development_key().to_uppercase());
+    }
+
+    #[test]
+    fn the_development_key_with_other_punctuation_is_refused() {
+        refused_as_the_repositorys(&development_key().replace('-', "_"));
+    }
+
+    #[test]
+    fn the_development_key_reversed_is_refused() {
+        refused_as_the_repositorys(&development_key().chars().rev().collect::<String>());
+    }
+
+    #[test]
+    fn the_development_key_with_a_suffix_in_base64_reversed_is_refused() {
+        let encoded =
+            base64::engine::general_purpose::STANDARD.encode(format!("{}-prod", development_key()));
+
+        refused_as_the_repositorys(&encoded.chars().rev().collect::<String>());
+    }
+
+    #[test]
+    fn a_secret_of_16_bytes_is_refused() {
+        let secret = base64::engine::general_purpose::STANDARD.encode(&random_bytes()[..16]);
+
+        let message = refusal(&hs256(&secret), "auth.jwt_secret");
+
+        assert!(message.contains("32"), "{message}");
+    }
+
+    #[test]
+    fn a_secret_that_is_not_base64_is_refused() {
+        let secret = format!(
+            "{}!",
+            base64::engine::general_purpose::STANDARD.encode(random_bytes())
+        );
+
+        let message = refusal(&hs256(&secret), "auth.jwt_secret");
+
+        assert!(message.contains("base64"), "{message}");
+    }
+
+    #[test]
+    fn a_patterned_secret_long_enough_is_refused_for_its_entropy() {
+        let message = refusal(&hs256(&"changeme".repeat(6)), "auth.jwt_secret");
+
+        assert!(message.contains("entropy"), "{message}");
+    }
+
+    #[test]
+    fn random_32_byte_secrets_are_accepted() {
+        // As `openssl rand -base64 32` prints them; and URL-safe, unpadded.
+        for _ in 0..20 {
+            for secret in [
+                base64::engine::general_purpose::STANDARD.encode(random_bytes()),
+                base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random_bytes()),
+            ] {
+                let checked = hs256(&secret).validate_for_production();
+
+                assert!(checked.is_ok(), "{checked:?}");
+            }
+        }
     }
 }
