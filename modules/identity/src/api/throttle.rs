@@ -4,6 +4,11 @@
 //! client address's first. A request is refused with 429 at the first bucket over its limit; the
 //! hits counted for it are then taken back, so refused requests do not eat into the next window.
 //!
+//! The `login:*` and `email:*` buckets bound password guessing and mail to an account, so they
+//! are [`Bucket::credential`]: a full in-process limiter never evicts them to make room for the
+//! others (registrations, sign-ins with a provider started), which cost an attacker nothing to
+//! multiply and are [`Bucket::ordinary`].
+//!
 //! A login is counted *before* its password is checked, then taken back unless the password
 //! was wrong: concurrent guesses are bounded like sequential ones (a check-then-count would let a
 //! burst through), while only failures stay counted. A right password also clears its
@@ -19,7 +24,7 @@
 use std::time::Duration;
 
 use infra::database::now_ms;
-use infra::rate_limit::{RateLimitSettings, RateLimiter};
+use infra::rate_limit::{Bucket, RateLimitSettings, RateLimiter};
 use kernel::{AppError, AppResult};
 
 use crate::domain::{Email, OpaqueToken};
@@ -27,7 +32,7 @@ use crate::repository::IdentityRepository;
 use crate::service::TokenPair;
 
 /// One bucket and its limit.
-type Bucket = (String, u32);
+type BucketLimit = (Bucket, u32);
 
 /// The identity API's limits on a shared [`RateLimiter`].
 pub struct Throttle {
@@ -53,7 +58,7 @@ impl Throttle {
     /// A registration from `client` (an address group, [`kernel::client_address`]).
     pub async fn register(&self, client: &str) -> AppResult<()> {
         self.admit(&[(
-            format!("register:address:{client}"),
+            Bucket::ordinary(format!("register:address:{client}")),
             self.limits.register_per_address,
         )])
         .await
@@ -62,7 +67,7 @@ impl Throttle {
     /// A sign-in with a provider started from `client`.
     pub async fn provider_sign_in(&self, client: &str) -> AppResult<()> {
         self.admit(&[(
-            format!("oauth-authorize:address:{client}"),
+            Bucket::ordinary(format!("oauth-authorize:address:{client}")),
             self.limits.provider_sign_ins_per_address,
         )])
         .await
@@ -74,16 +79,16 @@ impl Throttle {
         let account = account(email);
         let buckets = [
             (
-                format!("email:address:{client}"),
+                Bucket::credential(format!("email:address:{client}")),
                 self.limits.email_per_address,
             ),
             (
-                format!("email:account-address:{account}|{client}"),
+                Bucket::credential(format!("email:account-address:{account}|{client}")),
                 self.limits.email_per_account_address,
             ),
         ];
         let per_account = (
-            format!("email:account:{account}"),
+            Bucket::credential(format!("email:account:{account}")),
             self.limits.email_per_account,
         );
         self.admit_for_account(&buckets, &account, client, per_account)
@@ -96,15 +101,15 @@ impl Throttle {
     pub async fn login(&self, email: &str, client: &str) -> AppResult<LoginAttempt<'_>> {
         let account = account(email);
         let address = (
-            format!("login:address:{client}"),
+            Bucket::credential(format!("login:address:{client}")),
             self.limits.failed_logins_per_address,
         );
         let pair = (
-            format!("login:account-address:{account}|{client}"),
+            Bucket::credential(format!("login:account-address:{account}|{client}")),
             self.limits.failed_logins_per_account_address,
         );
         let per_account = (
-            format!("login:account:{account}"),
+            Bucket::credential(format!("login:account:{account}")),
             self.limits.failed_logins_per_account,
         );
         let buckets = [address, pair];
@@ -162,11 +167,11 @@ impl Throttle {
     /// own buckets let through, so a flood from one address costs no query.
     async fn admit_for_account(
         &self,
-        buckets: &[Bucket],
+        buckets: &[BucketLimit],
         account: &str,
         client: &str,
-        per_account: Bucket,
-    ) -> AppResult<Option<Bucket>> {
+        per_account: BucketLimit,
+    ) -> AppResult<Option<BucketLimit>> {
         if !self.limits.enabled {
             return Ok(None);
         }
@@ -184,8 +189,9 @@ impl Throttle {
     /// Counts a hit in each bucket in turn; at the first one over its limit, takes back the
     /// hits counted so far and answers 429. Stopping there matters: buckets are created on
     /// their first hit, and a client already over its address's limit must not go on creating
-    /// account buckets (which would fill an in-process limiter for everyone else).
-    async fn admit(&self, buckets: &[Bucket]) -> AppResult<()> {
+    /// account buckets (which would fill an in-process limiter's credential map for everyone
+    /// else).
+    async fn admit(&self, buckets: &[BucketLimit]) -> AppResult<()> {
         if !self.limits.enabled {
             return Ok(());
         }
@@ -199,7 +205,7 @@ impl Throttle {
         Ok(())
     }
 
-    async fn take_back(&self, buckets: &[Bucket]) {
+    async fn take_back(&self, buckets: &[BucketLimit]) {
         if !self.limits.enabled {
             return;
         }
@@ -213,11 +219,11 @@ impl Throttle {
 pub struct LoginAttempt<'a> {
     throttle: &'a Throttle,
     client: String,
-    address: Bucket,
+    address: BucketLimit,
     /// Per (account, address).
-    pair: Bucket,
+    pair: BucketLimit,
     /// Per account: not for an address the account signed in from.
-    account: Option<Bucket>,
+    account: Option<BucketLimit>,
 }
 
 impl LoginAttempt<'_> {

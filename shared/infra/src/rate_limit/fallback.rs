@@ -6,7 +6,7 @@ use std::time::Duration;
 use kernel::outage::OutageLog;
 
 use super::memory::MemoryLimiter;
-use super::{RateDecision, decide};
+use super::{Bucket, RateDecision, decide};
 
 /// The in-process limiter the Redis backend counts in during an outage, and its outage log.
 pub(super) struct OutageFallback {
@@ -15,7 +15,7 @@ pub(super) struct OutageFallback {
 }
 
 impl OutageFallback {
-    /// A fallback tracking at most `capacity` buckets.
+    /// A fallback tracking at most `capacity` buckets of each kind.
     pub(super) fn new(capacity: usize) -> Self {
         Self {
             limiter: MemoryLimiter::new(capacity),
@@ -29,11 +29,12 @@ impl OutageFallback {
     }
 
     /// Records a hit's outcome in Redis (its count and the time until its window ends) and
-    /// answers it; on failure counts the hit in process instead.
+    /// answers it; on failure counts the hit in process instead, where what `bucket` protects
+    /// decides what it may evict.
     pub(super) fn hit(
         &self,
         result: Result<(u64, Duration), redis::RedisError>,
-        bucket: &str,
+        bucket: &Bucket,
         limit: u32,
         window: Duration,
     ) -> RateDecision {
@@ -70,25 +71,30 @@ impl OutageFallback {
 
 #[cfg(test)]
 mod tests {
-    use redis::aio::ConnectionManagerConfig;
+    use redis::aio::{ConnectionManager, ConnectionManagerConfig};
     use tokio::time::Instant;
 
     use super::super::RateLimiter;
     use super::super::tests::{WINDOW, unique_prefix, use_up};
     use super::*;
 
-    #[tokio::test]
-    async fn redis_unreachable_counts_in_process_instead() {
-        // Port 1 on loopback: nothing listens there, so every attempt is refused at once.
+    /// A connection to port 1 on loopback: nothing listens there, so every attempt is refused at
+    /// once.
+    fn unreachable() -> ConnectionManager {
         let client = redis::Client::open("redis://127.0.0.1:1").expect("valid URL");
         let config = ConnectionManagerConfig::new()
             .set_number_of_retries(0)
             .set_connection_timeout(Some(Duration::from_secs(1)));
-        let connection = client
+        client
             .get_connection_manager_lazy(config)
-            .expect("a lazy connection manager does not connect yet");
-        let limiter = RateLimiter::redis(connection, unique_prefix());
-        let hit = || tokio::time::timeout(Duration::from_secs(10), limiter.hit("b", 1, WINDOW));
+            .expect("a lazy connection manager does not connect yet")
+    }
+
+    #[tokio::test]
+    async fn redis_unreachable_counts_in_process_instead() {
+        let limiter = RateLimiter::redis(unreachable(), unique_prefix());
+        let bucket = Bucket::credential("b");
+        let hit = || tokio::time::timeout(Duration::from_secs(10), limiter.hit(&bucket, 1, WINDOW));
 
         let first = hit().await.expect("a refused connection fails fast");
         let second = hit().await.expect("a refused connection fails fast");
@@ -96,6 +102,33 @@ mod tests {
         assert_eq!(first, RateDecision::Allowed);
         assert!(second.is_limited(), "counted in process: the limit holds");
         assert_eq!(limiter.outages(), 1, "one outage, however many hits");
+    }
+
+    #[tokio::test]
+    async fn no_flood_of_ordinary_buckets_in_an_outage_evicts_a_live_credential_one() {
+        let limiter = RateLimiter::redis_with_fallback(unreachable(), unique_prefix(), 8);
+        let target = Bucket::credential("login:account:ada@example.com");
+        let flood = (0..100).map(|n| Bucket::ordinary(format!("register:address:{n}")));
+        let counting = async {
+            use_up(&limiter, &target, 5, WINDOW).await;
+
+            // Each flood bucket counts more hits than the target.
+            for bucket in flood {
+                for _ in 0..6 {
+                    limiter.hit(&bucket, 6, WINDOW).await;
+                }
+            }
+
+            limiter.hit(&target, 5, WINDOW).await
+        };
+
+        let decision = tokio::time::timeout(Duration::from_secs(30), counting)
+            .await
+            .expect("refused connections fail fast");
+        assert!(
+            decision.is_limited(),
+            "the target's count outlived the flood"
+        );
     }
 
     #[tokio::test]
@@ -115,14 +148,21 @@ mod tests {
             }
         };
         let limiter = RateLimiter::redis(connection, unique_prefix());
-        use_up(&limiter, "b", 1, WINDOW).await;
+        let counted_in_redis = Bucket::credential("b");
+        use_up(&limiter, &counted_in_redis, 1, WINDOW).await;
         assert!(
-            limiter.hit("b", 1, WINDOW).await.is_limited(),
+            limiter.hit(&counted_in_redis, 1, WINDOW).await.is_limited(),
             "Redis is counting"
         );
 
         server.stop();
-        let hit = || tokio::time::timeout(Duration::from_secs(10), limiter.hit("c", 1, WINDOW));
+        let counted_in_process = Bucket::credential("c");
+        let hit = || {
+            tokio::time::timeout(
+                Duration::from_secs(10),
+                limiter.hit(&counted_in_process, 1, WINDOW),
+            )
+        };
         let first = hit().await.expect("a Redis outage costs a bounded wait");
         let second = hit().await.expect("a Redis outage costs a bounded wait");
 

@@ -1,7 +1,7 @@
 //! Fixed-window rate limiting for the endpoints attackers hammer: login (password guessing),
 //! registration (account spam) and the ones that send mail (mail bombing a victim's inbox).
 //!
-//! A caller names a bucket (`login:addr:203.0.113.7`, `login:account:ada@example.com`) and a
+//! A caller names a [`Bucket`] (`login:addr:203.0.113.7`, `login:account:ada@example.com`) and a
 //! limit per window; [`RateLimiter::hit`] counts the request and answers
 //! [`RateDecision::Limited`] once the bucket's count in its current window exceeds the limit,
 //! with the time until that window ends (for `Retry-After`). A window opens at a bucket's first
@@ -11,30 +11,45 @@
 //! `window` (at worst twice that across a window boundary), which is all these limits are for;
 //! they cost one counter per bucket.
 //!
+//! The caller also says what a bucket protects: [`Bucket::credential`] for the buckets that bound
+//! password guessing or mail to an account, [`Bucket::ordinary`] for any other traffic
+//! (registrations, sign-ins with a provider started). Only an in-process limiter, which is
+//! bounded, tells them apart (below).
+//!
 //! Backends, chosen by the host ([`RateLimiter::from_settings`]):
 //!
 //! - **Redis**, when configured: counts are shared by every instance, so running more instances
 //!   does not multiply an attacker's budget. One Lua script per hit (one round trip, atomic).
-//!   While Redis fails (or has not answered since start-up), hits are **counted in process**
-//!   instead: a Redis outage must neither lock every user out of logging in nor lift the limits,
-//!   so they hold per instance until Redis answers again. One warning when the outage begins,
-//!   one line when it ends.
-//! - **Memory**: counts per instance, in a bounded map (`rate_limit.memory_capacity` buckets).
-//!   When it is full of live windows it makes room by evicting the least-used eighth of them
-//!   (the fewest hits; of equal counts, the soonest to end), and logs a warning. A flood of
-//!   fresh bucket names (rotated addresses) thus evicts its own one-hit buckets, not a victim's
-//!   count: to push out a bucket of `n` hits, the map must first fill with buckets of more
-//!   hits than that. Refusing new buckets instead would let the flood lock every new client
-//!   out; letting the map grow would let it take the memory. (IPv6 clients are one bucket per
-//!   /64 already: `kernel::client_address`.)
+//!   Every counter lives until its window ends, whatever its bucket protects. While Redis fails
+//!   (or has not answered since start-up), hits are **counted in process** instead: a Redis
+//!   outage must neither lock every user out of logging in nor lift the limits, so they hold per
+//!   instance until Redis answers again. One warning when the outage begins, one line when it
+//!   ends.
+//! - **Memory**: counts per instance, in two bounded maps of `rate_limit.memory_capacity`
+//!   buckets each: one for credential buckets, one for ordinary ones. Evicting a live window
+//!   resets its count, so no amount of ordinary traffic may push out a credential window: they
+//!   never share a map. When a map is full it drops its ended windows and, if live ones still
+//!   fill it, evicts an eighth of them and logs a warning:
+//!   - ordinary buckets, the least recently hit: their counts cost nothing to raise (an
+//!     attacker can drive any number of them to their limits), so a count says nothing about
+//!     what is worth keeping, while recency keeps the clients active now;
+//!   - credential buckets, the lowest counts (of equal counts, the least recently hit): a flood
+//!     of fresh bucket names (rotated addresses) evicts its own one-hit buckets, and to push out
+//!     a bucket of `n` hits the map must first fill with buckets of more, each hit a real
+//!     login attempt or mail request that these same limits bound.
+//!
+//!   Refusing new buckets instead would let a flood lock every new client out; letting the maps
+//!   grow would let it take the memory. (IPv6 clients are one bucket per /64 already:
+//!   `kernel::client_address`.)
 //! - **Disabled**: everything is allowed (`rate_limit.enabled = false`).
 //!
 //! Bucket names are hashed (SHA-256) before they are stored: they contain user input such as
 //! e-mail addresses, which should neither sit in Redis in clear nor make keys arbitrarily long.
 //!
-//! This file is the public face: [`RateLimiter`], [`RateDecision`] and what the backends share
-//! (window bounds, the decision, the bucket digest). The backends live in `memory` and `redis`,
-//! the Redis backend's outage fallback in `fallback`, and `[rate_limit]` in `settings`.
+//! This file is the public face: [`RateLimiter`], [`Bucket`], [`RateDecision`] and what the
+//! backends share (window bounds, the decision, the bucket digest). The backends live in
+//! `memory` and `redis`, the Redis backend's outage fallback in `fallback`, and `[rate_limit]` in
+//! `settings`.
 
 mod fallback;
 mod memory;
@@ -57,6 +72,43 @@ pub use self::settings::{DEFAULT_MEMORY_CAPACITY, RateLimitSettings};
 /// keeping instant arithmetic far from overflow.
 const MIN_WINDOW: Duration = Duration::from_millis(1);
 const MAX_WINDOW: Duration = Duration::from_secs(366 * 24 * 60 * 60);
+
+/// A named counter, and what it protects: which decides what a full in-process limiter evicts.
+///
+/// Give each name one kind: Redis keys a counter by its name alone.
+#[derive(Debug, Clone)]
+pub struct Bucket {
+    name: String,
+    kind: BucketKind,
+}
+
+/// What a [`Bucket`] protects. In process, each kind has a map of its own.
+#[derive(Debug, Clone, Copy)]
+enum BucketKind {
+    Credential,
+    Ordinary,
+}
+
+impl Bucket {
+    /// A bucket that bounds password guessing or mail to an account (failed logins per account
+    /// or address, mails per account or address). Ordinary traffic never evicts it.
+    pub fn credential(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            kind: BucketKind::Credential,
+        }
+    }
+
+    /// A bucket for any other traffic (registrations, sign-ins with a provider started per
+    /// address): anyone can raise its count at no cost, so a full map of them evicts the least
+    /// recently hit, whatever their counts.
+    pub fn ordinary(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            kind: BucketKind::Ordinary,
+        }
+    }
+}
 
 /// The answer to one hit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +171,7 @@ impl RateLimiter {
         Self::Disabled
     }
 
-    /// An in-process limiter tracking at most `capacity` buckets.
+    /// An in-process limiter tracking at most `capacity` buckets of each kind.
     pub fn memory(capacity: usize) -> Self {
         Self::Memory(Arc::new(MemoryLimiter::new(capacity)))
     }
@@ -130,7 +182,7 @@ impl RateLimiter {
         Self::redis_with_fallback(connection, key_prefix, DEFAULT_MEMORY_CAPACITY)
     }
 
-    /// [`Self::redis`], whose in-process fallback tracks at most `capacity` buckets.
+    /// [`Self::redis`], whose in-process fallback tracks at most `capacity` buckets of each kind.
     pub fn redis_with_fallback(
         connection: impl Into<RedisConnection>,
         key_prefix: impl Into<String>,
@@ -169,7 +221,7 @@ impl RateLimiter {
 
     /// Counts one hit in `bucket`'s current window and answers whether it is over `limit`
     /// (the first `limit` hits of a window are allowed).
-    pub async fn hit(&self, bucket: &str, limit: u32, window: Duration) -> RateDecision {
+    pub async fn hit(&self, bucket: &Bucket, limit: u32, window: Duration) -> RateDecision {
         let window = window.clamp(MIN_WINDOW, MAX_WINDOW);
         match self {
             Self::Disabled => RateDecision::Allowed,
@@ -177,10 +229,11 @@ impl RateLimiter {
             Self::Redis(limiter) => limiter.hit(bucket, limit, window).await,
         }
     }
+
     /// Takes back one hit of `bucket`'s current window: for a hit that turned out not to be what
     /// the limit counts (a login attempt whose password was right, a request refused by another
     /// bucket). Never below zero; the window keeps its end.
-    pub async fn take_back(&self, bucket: &str) {
+    pub async fn take_back(&self, bucket: &Bucket) {
         match self {
             Self::Disabled => {}
             Self::Memory(limiter) => limiter.take_back(bucket),
@@ -190,7 +243,7 @@ impl RateLimiter {
 
     /// Forgets `bucket`'s current window, so its next hit opens a new one (a successful login
     /// clears the failures counted against its account from its address).
-    pub async fn clear(&self, bucket: &str) {
+    pub async fn clear(&self, bucket: &Bucket) {
         match self {
             Self::Disabled => {}
             Self::Memory(limiter) => limiter.clear(bucket),
@@ -225,12 +278,17 @@ mod tests {
     }
 
     /// Hits `bucket` `limit` times, asserting each is allowed.
-    pub(super) async fn use_up(limiter: &RateLimiter, bucket: &str, limit: u32, window: Duration) {
+    pub(super) async fn use_up(
+        limiter: &RateLimiter,
+        bucket: &Bucket,
+        limit: u32,
+        window: Duration,
+    ) {
         for n in 1..=limit {
             assert_eq!(
                 limiter.hit(bucket, limit, window).await,
                 RateDecision::Allowed,
-                "hit {n} of {limit} in {bucket}"
+                "hit {n} of {limit} in {bucket:?}"
             );
         }
     }
@@ -242,26 +300,32 @@ mod tests {
         }
     }
 
-    /// `take_back` undoes one hit and `clear` the whole window, on whichever backend.
-    pub(super) async fn taking_back_and_clearing(limiter: &RateLimiter) {
-        use_up(limiter, "b", 2, WINDOW).await;
-        limiter.take_back("b").await;
+    /// `take_back` undoes one hit and `clear` the whole window, on whichever backend, in
+    /// buckets of the kind `bucket` makes.
+    pub(super) async fn taking_back_and_clearing(
+        limiter: &RateLimiter,
+        bucket: fn(&'static str) -> Bucket,
+    ) {
+        let counted = bucket("counted");
+        use_up(limiter, &counted, 2, WINDOW).await;
+        limiter.take_back(&counted).await;
         assert_eq!(
-            limiter.hit("b", 2, WINDOW).await,
+            limiter.hit(&counted, 2, WINDOW).await,
             RateDecision::Allowed,
             "one hit was taken back"
         );
-        assert!(limiter.hit("b", 2, WINDOW).await.is_limited());
+        assert!(limiter.hit(&counted, 2, WINDOW).await.is_limited());
 
-        limiter.clear("b").await;
-        use_up(limiter, "b", 2, WINDOW).await;
+        limiter.clear(&counted).await;
+        use_up(limiter, &counted, 2, WINDOW).await;
 
+        let never_hit = bucket("never-hit");
         for _ in 0..5 {
-            limiter.take_back("never-hit").await;
+            limiter.take_back(&never_hit).await;
         }
-        use_up(limiter, "never-hit", 1, WINDOW).await;
+        use_up(limiter, &never_hit, 1, WINDOW).await;
         assert!(
-            limiter.hit("never-hit", 1, WINDOW).await.is_limited(),
+            limiter.hit(&never_hit, 1, WINDOW).await.is_limited(),
             "taking back more than was counted does not bank hits"
         );
     }
@@ -320,7 +384,10 @@ mod tests {
         );
         assert!(matches!(limiter, RateLimiter::Disabled));
         for _ in 0..10 {
-            assert_eq!(limiter.hit("b", 1, WINDOW).await, RateDecision::Allowed);
+            assert_eq!(
+                limiter.hit(&Bucket::ordinary("b"), 1, WINDOW).await,
+                RateDecision::Allowed
+            );
         }
     }
 
@@ -328,26 +395,28 @@ mod tests {
     async fn clones_share_counts() {
         let limiter = memory();
         let clone = limiter.clone();
-        use_up(&limiter, "b", 2, WINDOW).await;
-        assert!(clone.hit("b", 2, WINDOW).await.is_limited());
+        let bucket = Bucket::credential("b");
+        use_up(&limiter, &bucket, 2, WINDOW).await;
+        assert!(clone.hit(&bucket, 2, WINDOW).await.is_limited());
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_zero_window_is_clamped_not_a_panic() {
         let limiter = memory();
+        let bucket = Bucket::ordinary("b");
         assert_eq!(
-            limiter.hit("b", 1, Duration::ZERO).await,
+            limiter.hit(&bucket, 1, Duration::ZERO).await,
             RateDecision::Allowed
         );
         assert_eq!(
-            limiter.hit("b", 1, Duration::MAX).await,
+            limiter.hit(&bucket, 1, Duration::MAX).await,
             RateDecision::Limited {
                 retry_after: Duration::from_millis(1)
             }
         );
         tokio::time::advance(Duration::from_millis(1)).await;
         assert_eq!(
-            limiter.hit("b", 1, Duration::MAX).await,
+            limiter.hit(&bucket, 1, Duration::MAX).await,
             RateDecision::Allowed
         );
     }

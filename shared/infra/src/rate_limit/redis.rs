@@ -8,9 +8,10 @@ use redis::Script;
 use redis_topology::RedisConnection;
 
 use super::fallback::OutageFallback;
-use super::{RateDecision, digest};
+use super::{Bucket, RateDecision, digest};
 
-/// The Redis backend, with the in-process limiter it falls back to.
+/// The Redis backend, with the in-process limiter it falls back to. Redis keeps every counter
+/// until its window ends, so what a bucket protects matters only to the fallback.
 pub struct RedisLimiter {
     connection: RedisConnection,
     pub(super) key_prefix: String,
@@ -27,13 +28,13 @@ impl RedisLimiter {
     }
 
     /// [`RateLimiter::hit`](super::RateLimiter::hit) for this backend (`window` is clamped).
-    pub(super) async fn hit(&self, bucket: &str, limit: u32, window: Duration) -> RateDecision {
+    pub(super) async fn hit(&self, bucket: &Bucket, limit: u32, window: Duration) -> RateDecision {
         let result = redis_hit(&self.connection, &self.key(bucket), window).await;
         self.fallback.hit(result, bucket, limit, window)
     }
 
     /// [`RateLimiter::take_back`](super::RateLimiter::take_back) for this backend.
-    pub(super) async fn take_back(&self, bucket: &str) {
+    pub(super) async fn take_back(&self, bucket: &Bucket) {
         let result = TAKE_BACK
             .key(self.key(bucket))
             .invoke_async::<()>(&mut self.connection.clone())
@@ -43,7 +44,7 @@ impl RedisLimiter {
     }
 
     /// [`RateLimiter::clear`](super::RateLimiter::clear) for this backend.
-    pub(super) async fn clear(&self, bucket: &str) {
+    pub(super) async fn clear(&self, bucket: &Bucket) {
         let key = self.key(bucket);
         let result = redis::cmd("DEL")
             .arg(&key)
@@ -53,11 +54,11 @@ impl RedisLimiter {
             .after(result, |fallback| fallback.clear(bucket));
     }
 
-    fn key(&self, bucket: &str) -> String {
+    fn key(&self, bucket: &Bucket) -> String {
         format!(
             "{}ratelimit:{}",
             self.key_prefix,
-            hex::encode(digest(bucket))
+            hex::encode(digest(&bucket.name))
         )
     }
 }
@@ -120,19 +121,24 @@ mod tests {
 
     #[tokio::test]
     async fn redis_hits_can_be_taken_back_and_windows_cleared() {
-        taking_back_and_clearing(&RateLimiter::redis(connect().await, unique_prefix())).await;
+        taking_back_and_clearing(
+            &RateLimiter::redis(connect().await, unique_prefix()),
+            Bucket::credential,
+        )
+        .await;
     }
 
     #[tokio::test]
     async fn redis_allows_the_limit_then_limits_until_the_window_ends() {
         let limiter = RateLimiter::redis(connect().await, unique_prefix());
-        use_up(&limiter, "login:addr:1", 3, WINDOW).await;
-        let first = retry_after(limiter.hit("login:addr:1", 3, WINDOW).await);
+        let bucket = Bucket::credential("login:addr:1");
+        use_up(&limiter, &bucket, 3, WINDOW).await;
+        let first = retry_after(limiter.hit(&bucket, 3, WINDOW).await);
         assert!(
             first <= WINDOW && first > WINDOW - Duration::from_secs(10),
             "retry_after {first:?}"
         );
-        let second = retry_after(limiter.hit("login:addr:1", 3, WINDOW).await);
+        let second = retry_after(limiter.hit(&bucket, 3, WINDOW).await);
         assert!(second <= first, "the window does not restart on later hits");
     }
 
@@ -140,12 +146,13 @@ mod tests {
     async fn redis_windows_reset() {
         let limiter = RateLimiter::redis(connect().await, unique_prefix());
         let window = Duration::from_millis(300);
-        use_up(&limiter, "b", 2, window).await;
-        let decision = limiter.hit("b", 2, window).await;
+        let bucket = Bucket::ordinary("b");
+        use_up(&limiter, &bucket, 2, window).await;
+        let decision = limiter.hit(&bucket, 2, window).await;
         assert!(retry_after(decision) <= window, "{decision:?}");
         tokio::time::sleep(window + Duration::from_millis(100)).await;
-        use_up(&limiter, "b", 2, window).await;
-        assert!(limiter.hit("b", 2, window).await.is_limited());
+        use_up(&limiter, &bucket, 2, window).await;
+        assert!(limiter.hit(&bucket, 2, window).await.is_limited());
     }
 
     #[tokio::test]
@@ -154,19 +161,23 @@ mod tests {
         let prefix = unique_prefix();
         let first_instance = RateLimiter::redis(connection.clone(), prefix.clone());
         let second_instance = RateLimiter::redis(connect().await, prefix.clone());
-        use_up(&first_instance, "login:account:ada@example.com", 2, WINDOW).await;
+        let ada = Bucket::credential("login:account:ada@example.com");
+        use_up(&first_instance, &ada, 2, WINDOW).await;
         assert!(
-            second_instance
-                .hit("login:account:ada@example.com", 2, WINDOW)
-                .await
-                .is_limited(),
+            second_instance.hit(&ada, 2, WINDOW).await.is_limited(),
             "another instance sees the same count"
         );
-        use_up(&second_instance, "login:account:bob@example.com", 2, WINDOW).await;
+        use_up(
+            &second_instance,
+            &Bucket::credential("login:account:bob@example.com"),
+            2,
+            WINDOW,
+        )
+        .await;
         // The same bucket under another prefix (another service) is another counter.
         use_up(
             &RateLimiter::redis(connection, unique_prefix()),
-            "login:account:ada@example.com",
+            &ada,
             2,
             WINDOW,
         )
@@ -178,12 +189,13 @@ mod tests {
         let mut connection = connect().await;
         let prefix = unique_prefix();
         let limiter = RateLimiter::redis(connection.clone(), prefix.clone());
-        let bucket = "login:account:ada@example.com";
-        limiter.hit(bucket, 5, WINDOW).await;
-        limiter.hit(bucket, 5, WINDOW).await;
+        let name = "login:account:ada@example.com";
+        let bucket = Bucket::credential(name);
+        limiter.hit(&bucket, 5, WINDOW).await;
+        limiter.hit(&bucket, 5, WINDOW).await;
 
         let keys: Vec<String> = connection.keys(format!("{prefix}*")).await.expect("KEYS");
-        let expected = format!("{prefix}ratelimit:{}", hex::encode(digest(bucket)));
+        let expected = format!("{prefix}ratelimit:{}", hex::encode(digest(name)));
         assert_eq!(keys, std::slice::from_ref(&expected));
         // (The whole address: the random prefix and the hex digest may hold "ada" by chance.)
         assert!(
@@ -200,11 +212,16 @@ mod tests {
     async fn redis_counter_without_a_ttl_gets_one() {
         let mut connection = connect().await;
         let prefix = unique_prefix();
-        let bucket = "b";
-        let key = format!("{prefix}ratelimit:{}", hex::encode(digest(bucket)));
+        let name = "b";
+        let key = format!("{prefix}ratelimit:{}", hex::encode(digest(name)));
         let () = connection.set(&key, 7).await.expect("SET");
         let limiter = RateLimiter::redis(connection.clone(), prefix);
-        assert!(limiter.hit(bucket, 5, WINDOW).await.is_limited());
+        assert!(
+            limiter
+                .hit(&Bucket::ordinary(name), 5, WINDOW)
+                .await
+                .is_limited()
+        );
         let ttl: i64 = connection.pttl(&key).await.expect("PTTL");
         assert!(
             (1..=60_000).contains(&ttl),

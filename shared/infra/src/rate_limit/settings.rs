@@ -8,8 +8,8 @@ use serde::Deserialize;
 use super::MAX_WINDOW;
 use crate::settings::SettingsError;
 
-/// How many buckets the in-process limiter tracks at most by default (`rate_limit.memory_capacity`):
-/// at ~100 bytes a bucket, about 10 MiB.
+/// How many buckets of each kind (credential, ordinary) the in-process limiter tracks at most by
+/// default (`rate_limit.memory_capacity`): at ~100 bytes a bucket, about 10 MiB a kind.
 pub const DEFAULT_MEMORY_CAPACITY: usize = 100_000;
 
 /// `[rate_limit]`: the limits of the abuse-prone endpoints, each per `window`.
@@ -49,8 +49,10 @@ pub struct RateLimitSettings {
     /// Sign-ins with a provider started per client address: each keeps a state row until it
     /// is used or expires, so an anonymous flood must not fill the table.
     pub provider_sign_ins_per_address: u32,
-    /// Buckets the in-process limiter (and the Redis limiter's fallback during an outage) keeps
-    /// at most; when full it evicts its least-used windows.
+    /// Buckets of each kind the in-process limiter (and the Redis limiter's fallback during an
+    /// outage) keeps at most: credential buckets (logins, mails) and ordinary ones apart, so
+    /// ordinary traffic never evicts a credential count. When full it evicts the least recently
+    /// hit ordinary buckets, or the credential buckets of the lowest counts.
     pub memory_capacity: usize,
     /// How long an address an account signed in from stays known: from it, logins and mail
     /// requests are not counted in the account's own buckets (per account, across addresses),
