@@ -50,7 +50,7 @@ impl Identity {
     }
 
     /// [`Self::authorize`] for the test provider from the loopback address `source`.
-    async fn authorize_from(&self, source: &str) -> reqwest::Response {
+    pub(super) async fn authorize_from(&self, source: &str) -> reqwest::Response {
         let client = self.app.client_from(source.parse().unwrap());
         self.authorize_with(&client, PROVIDER, REDIRECT_URI).await
     }

@@ -6,6 +6,7 @@
 use e2e::{RedisChoice, TestApp, assert_problem};
 use reqwest::StatusCode;
 use serde_json::json;
+use testing::tools::Suite;
 
 use super::{Identity, PASSWORD};
 
@@ -412,4 +413,34 @@ async fn a_flood_that_fills_the_limiter_does_not_reset_a_guessers_count() {
     let guesser = identity.login_from(GUESSER, ALICE, PASSWORD).await;
 
     assert_problem(guesser, StatusCode::TOO_MANY_REQUESTS).await;
+}
+
+#[tokio::test]
+async fn cheap_traffic_that_fills_the_limiter_does_not_lift_the_per_account_cap() {
+    testing::needs_tools_of!(Suite::OpenIdProvider);
+    let identity = super::oauth::service_with(
+        TestApp::builder()
+            .setting("rate_limit.memory_capacity", "30")
+            .setting("rate_limit.failed_logins_per_account", "3"),
+    )
+    .await;
+    identity.register(ALICE).await;
+    for n in 60..63 {
+        let guess = identity
+            .login_from(&format!("127.0.0.{n}"), ALICE, WRONG)
+            .await;
+        assert_eq!(guess.status(), StatusCode::UNAUTHORIZED);
+    }
+
+    // Sign-in starts cost the attacker nothing but a request: 40 addresses, 5 each, so every
+    // one of their buckets counts more than the account's.
+    for n in 100..140 {
+        for _ in 0..5 {
+            let started = identity.authorize_from(&format!("127.0.1.{n}")).await;
+            assert_eq!(started.status(), StatusCode::OK);
+        }
+    }
+    let guess = identity.login_from("127.0.0.70", ALICE, WRONG).await;
+
+    assert_problem(guess, StatusCode::TOO_MANY_REQUESTS).await;
 }
