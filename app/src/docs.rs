@@ -132,7 +132,8 @@ fn exploded_query_object(parameter: &Value) -> Option<Vec<Value>> {
 
 /// What any operation can answer before or around its handler, documented on each: 400 for a
 /// request that does not parse (every operation: even a query string is checked), 401 where it
-/// needs credentials, 413 and 415 where it takes a body, 500 for a fault. Handlers document
+/// needs credentials, 413 and 415 where it takes a body, 500 for a fault, 503 for writes that
+/// could not wait their turn in the database (ADR 0018). Handlers document
 /// their own failures (`kernel::operation_error!`); a status both document keeps both meanings.
 fn document_common_failures(document: &mut Value) {
     for operation in operations_mut(document) {
@@ -175,6 +176,11 @@ fn document_common_failures(document: &mut Value) {
             responses,
             StatusCode::INTERNAL_SERVER_ERROR,
             "The service failed: quote the `X-Request-Id` when reporting it.",
+        );
+        document_problem(
+            responses,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The database could not take this request's writes in time (other writers held it): nothing was done; retry after `Retry-After`.",
         );
     }
 }

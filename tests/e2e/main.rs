@@ -15,6 +15,7 @@ mod identity;
 mod intents;
 mod legal;
 mod notifications;
+mod races;
 mod redis_topologies;
 mod serving;
 mod settings;

@@ -8630,6 +8630,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8711,6 +8712,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8799,6 +8801,7 @@ pub mod builder {
                 409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8878,6 +8881,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8936,6 +8940,7 @@ pub mod builder {
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8994,6 +8999,7 @@ pub mod builder {
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9086,6 +9092,7 @@ pub mod builder {
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9228,6 +9235,7 @@ pub mod builder {
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9307,6 +9315,7 @@ pub mod builder {
                 409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9428,6 +9437,7 @@ pub mod builder {
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9476,6 +9486,7 @@ pub mod builder {
                 200u16 => ResponseValue::from_response(response).await,
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9564,6 +9575,7 @@ pub mod builder {
                 429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9664,6 +9676,7 @@ pub mod builder {
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9754,6 +9767,7 @@ pub mod builder {
                 429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9872,6 +9886,7 @@ pub mod builder {
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 502u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9946,6 +9961,7 @@ pub mod builder {
                 413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10187,6 +10203,7 @@ pub mod builder {
                 413u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10328,6 +10345,7 @@ pub mod builder {
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10385,6 +10403,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10483,6 +10502,7 @@ pub mod builder {
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10529,6 +10549,7 @@ pub mod builder {
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10608,6 +10629,7 @@ pub mod builder {
                 200u16 => ResponseValue::from_response(response).await,
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10729,6 +10751,7 @@ pub mod builder {
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10812,6 +10835,7 @@ pub mod builder {
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -10908,6 +10932,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11005,6 +11030,7 @@ pub mod builder {
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11052,6 +11078,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11091,6 +11118,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11138,6 +11166,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11204,6 +11233,7 @@ pub mod builder {
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11284,6 +11314,7 @@ pub mod builder {
                 409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11342,6 +11373,7 @@ pub mod builder {
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11453,6 +11485,7 @@ pub mod builder {
                 401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11549,6 +11582,7 @@ pub mod builder {
                 415u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11634,6 +11668,7 @@ pub mod builder {
                 403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11764,6 +11799,7 @@ pub mod builder {
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 428u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11858,6 +11894,7 @@ pub mod builder {
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 428u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -11988,6 +12025,7 @@ pub mod builder {
                 422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 428u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -12033,6 +12071,7 @@ pub mod builder {
                 200u16 => ResponseValue::from_response(response).await,
                 400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+                503u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

@@ -12,6 +12,7 @@
 //! [`CurrentVersion`]s by their `sqlx::FromRow`.
 
 use infra::Database;
+use infra::database::begin_write;
 use infra::database::{Dialect, now_ms};
 use kernel::AppResult;
 use poem::IntoResponse;
@@ -82,7 +83,7 @@ impl LegalRepository {
         respond: impl FnOnce(DocumentVersion) -> R,
     ) -> AppResult<Recorded<R>> {
         let kind = publication.kind.as_str();
-        let mut tx = self.database.pool().begin().await?;
+        let mut tx = begin_write(self.database.pool()).await?;
         sqlx::query(
             "INSERT INTO legal_documents (kind, latest_version) VALUES ($1, 0)
              ON CONFLICT (kind) DO NOTHING",

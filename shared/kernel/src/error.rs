@@ -109,10 +109,31 @@ impl AppError {
 
 /// A database error is a fault of the service (a 500 whose details go to the log), so
 /// repositories use `?` on every query. A constraint a client can break is mapped before this,
-/// where its field is known (`crud::UniqueField`).
+/// where its field is known (`crud::UniqueField`). A write that met another and could not wait
+/// it out is no fault: it is busy, a 503 with `Retry-After` (ADR 0018).
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
+        if is_write_contention(&err) {
+            tracing::warn!(error = %err, "a write met another it could not wait for: answered 503");
+            return Self::Busy {
+                retry_after_secs: 1,
+            };
+        }
         Self::internal(err)
+    }
+}
+
+/// Whether `err` is two writers meeting: SQLite's busy timeout ran out (`SQLITE_BUSY`,
+/// `SQLITE_LOCKED` and their extended codes, which sqlx reports as numbers), or PostgreSQL gave
+/// up on one of them (a serialization failure `40001`, a deadlock `40P01`, a lock it would not
+/// wait for `55P03`; SQLSTATEs are five characters, so never read as SQLite's numbers).
+pub fn is_write_contention(err: &sqlx::Error) -> bool {
+    let Some(code) = err.as_database_error().and_then(|error| error.code()) else {
+        return false;
+    };
+    match code.parse::<u32>() {
+        Ok(sqlite) if code.len() < 5 => matches!(sqlite & 0xff, 5 | 6),
+        _ => matches!(&*code, "40001" | "40P01" | "55P03"),
     }
 }
 

@@ -42,9 +42,13 @@ pub struct ErrorCase {
 }
 
 /// What any handler may answer without declaring it, because the host documents it on every
-/// operation: a request whose content does not validate (400) and a fault (500).
-pub const UNDECLARED_BUT_DOCUMENTED: [StatusCode; 2] =
-    [StatusCode::BAD_REQUEST, StatusCode::INTERNAL_SERVER_ERROR];
+/// operation: a request whose content does not validate (400), a fault (500), and writes that
+/// could not wait their turn in the database (503, `AppError::Busy`).
+pub const UNDECLARED_BUT_DOCUMENTED: [StatusCode; 3] = [
+    StatusCode::BAD_REQUEST,
+    StatusCode::INTERNAL_SERVER_ERROR,
+    StatusCode::SERVICE_UNAVAILABLE,
+];
 
 /// The OpenAPI responses of `cases`, each an RFC 9457 problem.
 pub fn document(cases: &[ErrorCase]) -> MetaResponses {

@@ -293,7 +293,7 @@ impl OutcomeRecorder {
     /// ```
     #[cfg(feature = "durable")]
     pub async fn begin(&self, pool: &sqlx::AnyPool) -> Result<DurableTransaction, DurableError> {
-        let transaction = pool.begin().await?;
+        let transaction = begin_write(pool).await?;
         Ok(DurableTransaction {
             transaction,
             recorder: self.clone(),
@@ -317,6 +317,34 @@ impl OutcomeRecorder {
             response: Response::from_parts(parts, body.into()),
             answer: PhantomData,
         })
+    }
+}
+
+/// Begins a transaction that will write: every durable operation's, and every other write
+/// transaction of a service that takes it (the template's repositories do). One place decides
+/// how a writer waits its turn (ADR 0018):
+///
+/// - **SQLite** starts it as the writer (`BEGIN IMMEDIATE`), which waits for the database's
+///   one writer up to the connection's busy timeout. A plain (deferred) transaction starts as a
+///   reader and upgrades when it first writes; if another writer committed since it read, the
+///   upgrade fails at once with `SQLITE_BUSY` and the busy timeout never applies, so two
+///   writers that meet (a conditional update reads the version, then writes) made a 500.
+/// - **PostgreSQL** waits on the rows it writes by itself: a plain `BEGIN`. What it cannot
+///   wait out (a deadlock, `40P01`; a serialization failure, `40001`) is answered `503` with
+///   `Retry-After` by the service's error mapping, as SQLite's busy timeout running out is.
+#[cfg(feature = "durable")]
+pub async fn begin_write(
+    pool: &sqlx::AnyPool,
+) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+    if pool
+        .connect_options()
+        .database_url
+        .scheme()
+        .starts_with("sqlite")
+    {
+        pool.begin_with("BEGIN IMMEDIATE").await
+    } else {
+        pool.begin().await
     }
 }
 

@@ -3,6 +3,7 @@
 //! account, a new link, the session) are one transaction.
 
 use infra::Database;
+use infra::database::begin_write;
 use kernel::{AppError, AppResult};
 
 use crate::repository::{
@@ -138,7 +139,7 @@ impl OAuthRepository {
     /// Keeps an authorization in progress, and drops the ones that expired.
     #[tracing::instrument(name = "identity.oauth.repository.insert_state", skip_all)]
     pub async fn insert_state(&self, state: &StateRecord) -> AppResult<()> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         sqlx::query("DELETE FROM identity_oauth_states WHERE expires_at_ms <= $1")
             .bind(state.created_at_ms)
             .execute(&mut *tx)
@@ -231,7 +232,7 @@ impl OAuthRepository {
     ) -> AppResult<Option<Vec<String>>> {
         let mut revoked = Vec::new();
         let now = session.created_at_ms;
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         match plan {
             SignInPlan::Linked { identity_id } => {
                 let current = sqlx::query(

@@ -1,6 +1,7 @@
 //! Accounts (`identity_users`) and what administrators do to them. A lock also revokes the
 //! account's sessions and records itself in the audit, all in the transaction of the change.
 
+use infra::database::begin_write;
 use kernel::{AppResult, PageRequest};
 
 use super::one_time_tokens::{OneTimeTokenRecord, insert_one_time_token};
@@ -125,7 +126,7 @@ impl IdentityRepository {
         user: &UserRecord,
         confirmation: &OneTimeTokenRecord,
     ) -> AppResult<()> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         insert_user_row(&mut tx, user).await?;
         insert_one_time_token(&mut tx, confirmation).await?;
         tx.commit().await?;
@@ -186,7 +187,7 @@ impl IdentityRepository {
     /// administrators lock each other at once.
     #[tracing::instrument(name = "identity.repository.change_lock", skip_all)]
     pub async fn change_lock(&self, change: &AdminChange<'_>) -> AppResult<ChangeOutcome> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         sqlx::query("UPDATE identity_admin_changes SET changes = changes + 1 WHERE id = 1")
             .execute(&mut *tx)
             .await?;

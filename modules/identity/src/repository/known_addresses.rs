@@ -1,6 +1,7 @@
 //! The addresses each account signed in from (`identity_known_addresses`, hashed): the rate
 //! limits (api/throttle.rs) spare them, so strangers cannot lock an owner out of them.
 
+use infra::database::begin_write;
 use kernel::AppResult;
 
 use super::IdentityRepository;
@@ -37,7 +38,7 @@ impl IdentityRepository {
         now_ms: i64,
         forget_before_ms: i64,
     ) -> AppResult<()> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         sqlx::query(
             "INSERT INTO identity_known_addresses (user_id, address_hash, last_seen_at_ms) VALUES ($1, $2, $3)
              ON CONFLICT (user_id, address_hash) DO UPDATE SET last_seen_at_ms = excluded.last_seen_at_ms",

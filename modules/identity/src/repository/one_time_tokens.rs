@@ -1,6 +1,7 @@
 //! One-time tokens (`identity_one_time_tokens`: reset and confirmation links, as hashes) and
 //! what spending one does, in the same transaction, so that a link works once or not at all.
 
+use infra::database::begin_write;
 use kernel::AppResult;
 use poem_idempotency::{PreparedOutcome, Recorded};
 
@@ -45,7 +46,7 @@ impl IdentityRepository {
         at_ms: i64,
         answer: PreparedOutcome<R>,
     ) -> AppResult<Option<(String, Recorded<R>)>> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         let Some(user_id) =
             spend_one_time_token(&mut tx, token_hash, TokenPurpose::ConfirmEmail, at_ms).await?
         else {
@@ -74,7 +75,7 @@ impl IdentityRepository {
         now_ms: i64,
         answer: PreparedOutcome<R>,
     ) -> AppResult<Option<(Vec<String>, Recorded<R>)>> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         let Some(user_id) =
             spend_one_time_token(&mut tx, token_hash, TokenPurpose::ResetPassword, now_ms).await?
         else {
@@ -107,7 +108,7 @@ impl IdentityRepository {
     /// (see [`crate::links`]): using any of them spends them all.
     #[tracing::instrument(name = "identity.repository.add_one_time_token", skip_all)]
     pub async fn add_one_time_token(&self, token: &OneTimeTokenRecord) -> AppResult<()> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         insert_one_time_token(&mut tx, token).await?;
         Ok(tx.commit().await?)
     }

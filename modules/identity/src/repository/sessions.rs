@@ -1,6 +1,7 @@
 //! Login sessions (`identity_sessions`) and every refresh token ever issued for them
 //! (`identity_refresh_tokens`): kept after use, so that a replayed token is recognised.
 
+use infra::database::begin_write;
 use kernel::AppResult;
 
 use super::{IdentityRepository, Transaction};
@@ -75,7 +76,7 @@ impl IdentityRepository {
         verified_hash: &str,
         new_hash: &str,
     ) -> AppResult<bool> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         let current = sqlx::query(
             "UPDATE identity_users SET last_login_at_ms = $1, password_hash = $2
              WHERE id = $3 AND locked_at_ms IS NULL AND password_hash = $4",
@@ -134,7 +135,7 @@ impl IdentityRepository {
         now_ms: i64,
         expires_at_ms: i64,
     ) -> AppResult<bool> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = begin_write(self.pool()).await?;
         let superseded = sqlx::query(
             "UPDATE identity_refresh_tokens SET superseded_at_ms = $1 WHERE token_hash = $2 AND superseded_at_ms IS NULL",
         )
