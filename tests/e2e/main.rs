@@ -16,6 +16,7 @@ mod intents;
 mod legal;
 mod notifications;
 mod redis_topologies;
+mod roles;
 mod serving;
 mod settings;
 mod startup;
