@@ -17,6 +17,9 @@ use testing::database::TestDatabase;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+/// The password of the accounts [`TestApp::signed_in`] makes.
+pub const TEST_PASSWORD: &str = "correct horse battery";
+
 /// Which Redis, if any, the service under test uses.
 #[derive(Debug, Clone)]
 pub enum RedisChoice {
@@ -180,6 +183,7 @@ impl TestAppBuilder {
             idempotency,
             namespace,
             database,
+            administrator: tokio::sync::OnceCell::new(),
             stop: Some(stop),
             server: Some(server),
         }
@@ -197,6 +201,8 @@ pub struct TestApp {
     /// This test's Redis key prefix.
     pub namespace: String,
     pub database: TestDatabase,
+    /// [`Self::admin_token`]'s access token, made at its first use.
+    administrator: tokio::sync::OnceCell<String>,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -277,25 +283,81 @@ impl TestApp {
             .expect("KEYS")
     }
 
-    /// A signed access token for `subject`, as the identity module would issue it.
+    /// A signed access token for `subject`, as the identity module would issue it, of a
+    /// session the database does not hold: enough where only the token is verified, not for a
+    /// role-gated operation (see [`Self::signed_in`]).
     pub fn token_for(&self, subject: &str) -> String {
         let now = unix_now();
-        self.sign_token(subject, &[], now, now + 600)
-    }
-
-    /// [`Self::token_for`] with the administrator role.
-    pub fn admin_token_for(&self, subject: &str) -> String {
-        let now = unix_now();
-        self.sign_token(subject, &["admin"], now, now + 600)
+        self.sign_token(subject, now, now + 600)
     }
 
     /// A token for `subject` signed with the service's own key that expired an hour ago.
     pub fn expired_token_for(&self, subject: &str) -> String {
         let now = unix_now();
-        self.sign_token(subject, &[], now - 7_200, now - 3_600)
+        self.sign_token(subject, now - 7_200, now - 3_600)
     }
 
-    fn sign_token(&self, subject: &str, roles: &[&str], issued_at: u64, expires_at: u64) -> String {
+    /// Registers `email` (unless an instance on this database did) and logs in: an access
+    /// token of a real session, which operations that check the session in the database
+    /// accept (a [`Self::token_for`] token names a session that does not exist).
+    pub async fn signed_in(&self, email: &str) -> String {
+        self.register(email).await;
+        self.log_in(email).await
+    }
+
+    /// [`Self::signed_in`] as an administrator: the account is granted the role as
+    /// `app grant-admin` does before it logs in. Role-gated operations read the role in the
+    /// database, so a token merely claiming it would not do.
+    pub async fn signed_in_admin(&self, email: &str) -> String {
+        self.register(email).await;
+        app::commands::grant_admin(&self.settings, email)
+            .await
+            .expect("grant-admin");
+        self.log_in(email).await
+    }
+
+    /// The access token of this service's administrator (`administrator@example.com`, made
+    /// at the first call), for tests that need one without caring who.
+    pub async fn admin_token(&self) -> String {
+        self.administrator
+            .get_or_init(|| self.signed_in_admin("administrator@example.com"))
+            .await
+            .clone()
+    }
+
+    /// Registers `email` with [`TEST_PASSWORD`]; an account an instance on this database
+    /// registered already is as good.
+    async fn register(&self, email: &str) {
+        let registered = self
+            .request(reqwest::Method::POST, "/api/v1/auth/register")
+            .json(&serde_json::json!({ "email": email, "password": TEST_PASSWORD }))
+            .send()
+            .await
+            .expect("registering");
+        assert!(
+            [StatusCode::CREATED, StatusCode::CONFLICT].contains(&registered.status()),
+            "registering {email}: {}",
+            registered.status()
+        );
+    }
+
+    /// Logs in as `email` with [`TEST_PASSWORD`]: the access token.
+    async fn log_in(&self, email: &str) -> String {
+        let login = self
+            .request(reqwest::Method::POST, "/api/v1/auth/login")
+            .json(&serde_json::json!({ "email": email, "password": TEST_PASSWORD }))
+            .send()
+            .await
+            .expect("logging in");
+        assert_eq!(login.status(), StatusCode::OK, "logging in as {email}");
+        let tokens: Value = login.json().await.expect("a token pair");
+        tokens["accessToken"]
+            .as_str()
+            .expect("an access token")
+            .to_owned()
+    }
+
+    fn sign_token(&self, subject: &str, issued_at: u64, expires_at: u64) -> String {
         let auth = &self.settings.auth;
         let verifier = AccessTokenKeys::hs256(
             auth.jwt_secret.expose().as_bytes(),
@@ -307,7 +369,7 @@ impl TestApp {
             .sign(&AccessTokenClaims {
                 sub: subject.to_owned(),
                 sid: format!("session-of-{subject}"),
-                roles: roles.iter().map(|role| (*role).to_owned()).collect(),
+                roles: Vec::new(),
                 iss: auth.issuer.clone(),
                 aud: auth.audience.clone(),
                 iat: issued_at,

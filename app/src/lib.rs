@@ -10,7 +10,7 @@
 //!   and Swagger UI;
 //! - [`health`]: liveness and readiness probes;
 //! - [`config`]: the embedded settings files;
-//! - [`commands`]: one-off administrative commands (`app grant-admin`);
+//! - [`commands`]: one-off administrative commands (`app grant-admin`, `app revoke-admin`);
 //! - [`check`]: `app check-idempotency`, the deployment checker.
 
 pub mod check;

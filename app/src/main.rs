@@ -32,6 +32,18 @@ enum Command {
         /// The role.
         role: String,
     },
+    /// Remove the administrator role from a registered account (its next request is refused).
+    RevokeAdmin {
+        /// The account's email address.
+        email: String,
+    },
+    /// Remove a role from a registered account (its next request is refused what it allowed).
+    RevokeRole {
+        /// The account's email address.
+        email: String,
+        /// The role.
+        role: String,
+    },
     /// Check that idempotency holds through a deployment (its load balancer, its instances);
     /// exits 0 only when every check passes.
     CheckIdempotency {
@@ -84,17 +96,25 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::GrantRole { email, role } => {
             let settings = app::config::load()?;
             let user_id = app::commands::grant_role(&settings, &email, &role).await?;
-            println!(
-                "{email} ({user_id}) now has the role `{role}`; it takes effect at its next login."
-            );
+            println!("{email} ({user_id}) now has the role `{role}`, from its next request.");
             Ok(())
         }
         Command::GrantAdmin { email } => {
             let settings = app::config::load()?;
             let user_id = app::commands::grant_admin(&settings, &email).await?;
-            println!(
-                "{email} ({user_id}) is now an administrator; it takes effect at its next login."
-            );
+            println!("{email} ({user_id}) is now an administrator, from its next request.");
+            Ok(())
+        }
+        Command::RevokeRole { email, role } => {
+            let settings = app::config::load()?;
+            let user_id = app::commands::revoke_role(&settings, &email, &role).await?;
+            println!("{email} ({user_id}) no longer has the role `{role}`, from its next request.");
+            Ok(())
+        }
+        Command::RevokeAdmin { email } => {
+            let settings = app::config::load()?;
+            let user_id = app::commands::revoke_admin(&settings, &email).await?;
+            println!("{email} ({user_id}) is no longer an administrator, from its next request.");
             Ok(())
         }
         Command::CheckIdempotency {

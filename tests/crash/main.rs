@@ -343,10 +343,8 @@ fn bearer(token: String) -> String {
 
 async fn a_legal_version_published_just_before_a_crash_is_published_once() {
     let survivor = Survivor::start().await;
-    let publish = KeyedRequest::post(TERMS_VERSIONS, json!({ "body": "# Terms" })).header(
-        "authorization",
-        bearer(survivor.app.admin_token_for("legal-admin")),
-    );
+    let publish = KeyedRequest::post(TERMS_VERSIONS, json!({ "body": "# Terms" }))
+        .header("authorization", bearer(survivor.app.admin_token().await));
 
     let retry = survivor.crash_then_retry(&publish).await;
 
@@ -366,7 +364,7 @@ async fn an_acceptance_recorded_just_before_a_crash_answers_its_first_201() {
     let published = survivor
         .app
         .request(reqwest::Method::POST, TERMS_VERSIONS)
-        .bearer_auth(survivor.app.admin_token_for("legal-admin"))
+        .bearer_auth(survivor.app.admin_token().await)
         .json(&json!({ "body": "# Terms" }))
         .send()
         .await
@@ -478,10 +476,7 @@ async fn a_notification_sent_just_before_a_crash_is_sent_once() {
         "/api/v1/notifications",
         json!({ "recipientId": bob, "title": "Hello", "body": "Once.", "channels": ["inApp"] }),
     )
-    .header(
-        "authorization",
-        bearer(survivor.app.admin_token_for("sender")),
-    );
+    .header("authorization", bearer(survivor.app.admin_token().await));
 
     let retry = survivor.crash_then_retry(&send).await;
 
@@ -502,7 +497,7 @@ async fn a_notification_deleted_just_before_a_crash_answers_its_first_204() {
     let sent: Value = survivor
         .app
         .request(reqwest::Method::POST, "/api/v1/notifications")
-        .bearer_auth(survivor.app.admin_token_for("sender"))
+        .bearer_auth(survivor.app.admin_token().await)
         .header("idempotency-key", "the-send")
         .json(&json!({ "recipientId": bob, "title": "Hello", "body": "Soon gone.", "channels": ["inApp"] }))
         .send()

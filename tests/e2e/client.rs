@@ -472,7 +472,7 @@ mod journeys {
             &registered(&anonymous(&app), "alice@example.com").await,
         );
         let alice_id = alice.me().send().await.unwrap().into_inner().id;
-        let admin = signed_in(&app, &app.admin_token_for("admin"));
+        let admin = signed_in(&app, &app.admin_token().await);
 
         let sent = admin
             .send_notification()
@@ -496,7 +496,7 @@ mod journeys {
     #[tokio::test]
     async fn a_published_legal_document_is_accepted() {
         let app = TestApp::spawn().await;
-        let admin = signed_in(&app, &app.admin_token_for("legal-admin"));
+        let admin = signed_in(&app, &app.admin_token().await);
         let alice = signed_in(&app, &app.token_for("alice"));
 
         let published = admin

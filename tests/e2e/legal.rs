@@ -1,15 +1,13 @@
 //! The legal module, end to end: versioned documents, acceptances, and the optional enforcement
 //! of acceptance, on SQLite or PostgreSQL.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use e2e::{TestApp, WithIdempotencyKey, assert_problem, is_replay};
-use kernel::{AccessTokenClaims, AccessTokenKeys};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use testing::database::TestDatabase;
 
-const ADMIN: &str = "legal-admin";
 const USER_AGENT: &str = "legal-e2e/1.0 (specification)";
 
 /// A service that refuses callers who have not accepted the current `terms`.
@@ -20,31 +18,6 @@ async fn enforcing() -> TestApp {
         .await
 }
 
-/// An access token for `subject` with the administrator role, signed with the service's key.
-fn admin_token(app: &TestApp, subject: &str) -> String {
-    let auth = &app.settings.auth;
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .expect("clock")
-        .as_secs();
-    AccessTokenKeys::hs256(
-        auth.jwt_secret.expose().as_bytes(),
-        &auth.issuer,
-        &auth.audience,
-    )
-    .expect("test signing key")
-    .sign(&AccessTokenClaims {
-        sub: subject.to_owned(),
-        sid: format!("session-of-{subject}"),
-        roles: vec!["admin".to_owned()],
-        iss: auth.issuer.clone(),
-        aud: auth.audience.clone(),
-        iat: now,
-        exp: now + 600,
-    })
-    .expect("signing a test token")
-}
-
 fn versions_path(kind: &str) -> String {
     format!("/api/v1/legal/documents/{kind}/versions")
 }
@@ -52,7 +25,7 @@ fn versions_path(kind: &str) -> String {
 /// The administrator publishes `body` to `kind`'s versions.
 async fn publish(app: &TestApp, kind: &str, body: &Value) -> reqwest::Response {
     app.request(Method::POST, &versions_path(kind))
-        .bearer_auth(admin_token(app, ADMIN))
+        .bearer_auth(app.admin_token().await)
         .json(body)
         .send()
         .await
@@ -153,9 +126,10 @@ async fn concurrent_publishes_never_share_a_number() {
 #[tokio::test]
 async fn a_publish_retried_with_its_key_publishes_one_version() {
     let app = TestApp::spawn().await;
+    let admin = app.admin_token().await;
     let send = || {
         app.request(Method::POST, &versions_path("terms"))
-            .bearer_auth(admin_token(&app, ADMIN))
+            .bearer_auth(&admin)
             .idempotency_key("publish-terms-once")
             .json(&json!({ "body": "# Terms" }))
             .send()
@@ -177,15 +151,15 @@ async fn a_publish_retried_with_its_key_publishes_one_version() {
 #[tokio::test]
 async fn only_administrators_publish() {
     let app = TestApp::spawn().await;
+    let mallory = app.signed_in("mallory@example.com").await;
 
     let response = app
-        .send_json_as(
-            "mallory",
-            Method::POST,
-            &versions_path("terms"),
-            &json!({ "body": "# Terms" }),
-        )
-        .await;
+        .request(Method::POST, &versions_path("terms"))
+        .bearer_auth(mallory)
+        .json(&json!({ "body": "# Terms" }))
+        .send()
+        .await
+        .expect("request failed");
 
     assert_problem(response, StatusCode::FORBIDDEN).await;
     assert!(current_documents(&app).await.is_empty());

@@ -17,6 +17,7 @@ mod legal;
 mod notifications;
 mod races;
 mod redis_topologies;
+mod roles;
 mod serving;
 mod settings;
 mod startup;

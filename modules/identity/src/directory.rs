@@ -1,12 +1,8 @@
 //! The accounts as other modules may see them: `infra::UserDirectory`, answered from this
 //! module's tables. The host hands it to every module, so none of them depends on this one.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use infra::database::now_ms;
-use infra::{Contact, Database, SessionEnd, UserDirectory};
-use kernel::AppResult;
+use infra::{Contact, Database, DirectoryFuture, SessionEnd, UserDirectory};
 
 use crate::repository::IdentityRepository;
 
@@ -24,10 +20,7 @@ impl AccountDirectory {
 }
 
 impl UserDirectory for AccountDirectory {
-    fn contact<'a>(
-        &'a self,
-        user_id: &'a str,
-    ) -> Pin<Box<dyn Future<Output = AppResult<Option<Contact>>> + Send + 'a>> {
+    fn contact<'a>(&'a self, user_id: &'a str) -> DirectoryFuture<'a, Option<Contact>> {
         Box::pin(async move {
             let user = self.repository.user_by_id(user_id).await?;
             Ok(user.map(|user| Contact {
@@ -40,7 +33,7 @@ impl UserDirectory for AccountDirectory {
         &'a self,
         user_id: &'a str,
         session_id: &'a str,
-    ) -> Pin<Box<dyn Future<Output = AppResult<Option<SessionEnd>>> + Send + 'a>> {
+    ) -> DirectoryFuture<'a, Option<SessionEnd>> {
         Box::pin(async move {
             let session = self
                 .repository
@@ -59,5 +52,13 @@ impl UserDirectory for AccountDirectory {
                 Some(_) => None,
             })
         })
+    }
+
+    fn current_roles<'a>(
+        &'a self,
+        user_id: &'a str,
+        session_id: &'a str,
+    ) -> DirectoryFuture<'a, Option<Vec<String>>> {
+        Box::pin(self.repository.current_roles(user_id, session_id, now_ms()))
     }
 }

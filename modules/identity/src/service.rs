@@ -42,7 +42,7 @@ fn not_an_administrator() -> AppError {
 }
 
 fn invalid_session() -> AppError {
-    AppError::Unauthorized("The session is no longer valid: log in again.".into())
+    AppError::Unauthorized(kernel::auth::SESSION_NO_LONGER_VALID.into())
 }
 
 fn invalid_refresh_token() -> AppError {
@@ -488,9 +488,41 @@ impl IdentityService {
     }
 
     /// Grants `role` (lower-case letters, digits, `:`, `_`, `-`; e.g. `notifications:send`) to
-    /// the account registered with `email`; it is in the access tokens of its next login.
+    /// the account registered with `email`. Every role-gated operation reads the roles in the
+    /// database, so it takes effect on the account's next request; the access tokens' `roles`
+    /// claim shows it from the next login or refresh.
     #[tracing::instrument(name = "identity.grant_role", skip_all)]
     pub async fn grant_role(&self, email: &str, role: &str) -> AppResult<UserRecord> {
+        let mut user = self.account_for_roles(email, role).await?;
+        if !user.roles.iter().any(|r| r == role) {
+            user.roles.push(role.to_owned());
+            self.repository.set_roles(&user.id, &user.roles).await?;
+        }
+        Ok(user)
+    }
+
+    /// Removes the administrator role from an existing account (used by `app revoke-admin`).
+    #[tracing::instrument(name = "identity.revoke_admin", skip_all)]
+    pub async fn revoke_admin(&self, email: &str) -> AppResult<UserRecord> {
+        self.revoke_role(email, ADMIN_ROLE).await
+    }
+
+    /// Removes `role` from the account registered with `email` (nothing to do when it lacks
+    /// it). Role-gated operations read the roles in the database, so the account's next
+    /// request is refused what the role allowed, even with an access token that still claims
+    /// it; its sessions stay open.
+    #[tracing::instrument(name = "identity.revoke_role", skip_all)]
+    pub async fn revoke_role(&self, email: &str, role: &str) -> AppResult<UserRecord> {
+        let mut user = self.account_for_roles(email, role).await?;
+        if user.roles.iter().any(|r| r == role) {
+            user.roles.retain(|r| r != role);
+            self.repository.set_roles(&user.id, &user.roles).await?;
+        }
+        Ok(user)
+    }
+
+    /// The account registered with `email`, once `role` is known to be a role name.
+    async fn account_for_roles(&self, email: &str, role: &str) -> AppResult<UserRecord> {
         let well_formed = !role.is_empty()
             && role.len() <= 64
             && role
@@ -502,16 +534,10 @@ impl IdentityService {
             )));
         }
         let email = Email::parse(email)?;
-        let mut user = self
-            .repository
+        self.repository
             .user_by_email(email.as_str())
             .await?
-            .ok_or_else(|| AppError::NotFound(NO_SUCH_ACCOUNT.into()))?;
-        if !user.roles.iter().any(|r| r == role) {
-            user.roles.push(role.to_owned());
-            self.repository.set_roles(&user.id, &user.roles).await?;
-        }
-        Ok(user)
+            .ok_or_else(|| AppError::NotFound(NO_SUCH_ACCOUNT.into()))
     }
 
     /// Refuses the tokens of `session_ids` (already revoked in the database) on every instance.

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use crud::created_location;
 use infra::database::now_ms;
+use infra::{UserDirectory, require_any_role};
+use kernel::auth::{ADMIN_ROLE, NOT_AN_ADMINISTRATOR, SESSION_ENDED};
 use kernel::{
     AppError, AppResult, BearerAuth, Page, PageRequest, RequestContext, Timestamp, client_address,
 };
@@ -39,11 +41,21 @@ enum ApiTags {
 pub struct LegalApi {
     repository: LegalRepository,
     gate: Arc<AcceptanceGate>,
+    /// Who is an administrator now (the access token's claim is not enough).
+    directory: Arc<dyn UserDirectory>,
 }
 
 impl LegalApi {
-    pub fn new(repository: LegalRepository, gate: Arc<AcceptanceGate>) -> Self {
-        Self { repository, gate }
+    pub fn new(
+        repository: LegalRepository,
+        gate: Arc<AcceptanceGate>,
+        directory: Arc<dyn UserDirectory>,
+    ) -> Self {
+        Self {
+            repository,
+            gate,
+            directory,
+        }
     }
 
     /// The middleware the host wraps its routes with to enforce acceptance (it lets everything
@@ -113,7 +125,8 @@ kernel::operation_error! {
 kernel::operation_error! {
     /// How publishing a version fails.
     PublishError {
-        FORBIDDEN => kernel::auth::NOT_AN_ADMINISTRATOR,
+        UNAUTHORIZED => SESSION_ENDED,
+        FORBIDDEN => NOT_AN_ADMINISTRATOR,
     }
 }
 kernel::operation_error! {
@@ -219,10 +232,13 @@ impl LegalApi {
         kind: Path<String>,
         body: Json<PublishVersionInput>,
     ) -> Result<Recorded<PublishResponse>, PublishError> {
-        if !auth.0.is_admin() {
-            let refusal = kernel::auth::NOT_AN_ADMINISTRATOR;
-            return Err(AppError::Forbidden(refusal.into()).into());
-        }
+        require_any_role(
+            &*self.directory,
+            &auth.0,
+            &[ADMIN_ROLE],
+            NOT_AN_ADMINISTRATOR,
+        )
+        .await?;
         let publication = body.parse(&kind.0, &auth.0.subject, now_ms())?;
         let recorded = self
             .repository

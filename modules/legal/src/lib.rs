@@ -14,9 +14,10 @@
 //!   the current required versions, and its in-process memory of who has;
 //! - `migrations/`: the schema, one dialect for SQLite and PostgreSQL.
 //!
-//! It depends only on the `shared/` crates. Administrators are recognised by the `admin` role in
-//! their access token (a lock revokes the token's session at once, so a locked administrator's
-//! token stops working everywhere). Publishing and accepting are `#[idempotent]`, so durable: with
+//! It depends only on the `shared/` crates. Administrators are recognised by the `admin` role as
+//! the identity module holds it now, read through `ModuleContext::directory` on every
+//! publication (never from the access token's claim): a locked administrator, or one whose role
+//! was removed, is refused on the next request on every instance. Publishing and accepting are `#[idempotent]`, so durable: with
 //! an `Idempotency-Key` the answer is committed with the effect, and a retry never publishes a
 //! second version, even after a crash right after the commit. Accepting is also naturally
 //! idempotent without a key.
@@ -137,6 +138,10 @@ impl Module for LegalModule {
             &required_kinds,
             settings.cache_ttl,
         ));
-        Ok(LegalApi::new(repository, gate))
+        Ok(LegalApi::new(
+            repository,
+            gate,
+            Arc::clone(&context.directory),
+        ))
     }
 }

@@ -7,10 +7,9 @@ use crud::created_location;
 use futures_util::StreamExt;
 use futures_util::stream::{self, BoxStream};
 use infra::database::now_ms;
-use infra::{SessionEnd, UserDirectory};
-use kernel::{
-    AppError, AppResult, BearerAuth, Page, PageRequest, Principal, RevokedSessions, Timestamp,
-};
+use infra::{SessionEnd, UserDirectory, require_any_role};
+use kernel::auth::{ADMIN_ROLE, SESSION_ENDED};
+use kernel::{AppError, BearerAuth, Page, PageRequest, Principal, RevokedSessions, Timestamp};
 use poem::Request;
 use poem::web::sse;
 use poem_idempotency::{OutcomeRecorder, Recorded};
@@ -169,6 +168,7 @@ fn no_such_notification() -> AppError {
 kernel::operation_error! {
     /// How sending a notification fails.
     SendError {
+        UNAUTHORIZED => SESSION_ENDED,
         FORBIDDEN => "The caller has neither the `admin` nor the `notifications:send` role.",
         UNPROCESSABLE_ENTITY => "`recipientId` names no account.",
     }
@@ -184,15 +184,9 @@ kernel::operation_error! {
     }
 }
 
-fn may_send(principal: &Principal) -> AppResult<()> {
-    if principal.has_role("admin") || principal.has_role(SENDER_ROLE) {
-        Ok(())
-    } else {
-        Err(AppError::Forbidden(format!(
-            "Sending notifications takes the `admin` or `{SENDER_ROLE}` role."
-        )))
-    }
-}
+/// The roles that may send, and what a caller with neither is told.
+const SENDERS: &[&str] = &[ADMIN_ROLE, SENDER_ROLE];
+const SENDERS_ONLY: &str = "Sending notifications takes the `admin` or `notifications:send` role.";
 
 #[poem_idempotency::intents]
 #[OpenApi(prefix_path = "/notifications", tag = "ApiTags::Notifications")]
@@ -217,7 +211,7 @@ impl NotificationsApi {
         outcome: OutcomeRecorder,
         body: Json<NewNotification>,
     ) -> Result<Recorded<SendResponse>, SendError> {
-        may_send(&auth.0)?;
+        require_any_role(&*self.directory, &auth.0, SENDERS, SENDERS_ONLY).await?;
         let recipient_id = body.recipient_id.as_str();
         if self.directory.contact(recipient_id).await?.is_none() {
             return Err(AppError::UnknownReference {

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use infra::database::now_ms;
-use kernel::{AppError, AppResult, BearerAuth, Page, PageRequest, Principal};
+use infra::{UserDirectory, require_any_role};
+use kernel::auth::{ADMIN_ROLE, SESSION_ENDED};
+use kernel::{AppError, BearerAuth, Page, PageRequest};
 use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
@@ -25,11 +27,21 @@ enum ApiTags {
 pub struct DeadLettersApi {
     repository: NotificationRepository,
     worker: Arc<DeliveryWorker>,
+    /// Who is an administrator now (the access token's claim is not enough).
+    directory: Arc<dyn UserDirectory>,
 }
 
 impl DeadLettersApi {
-    pub fn new(repository: NotificationRepository, worker: Arc<DeliveryWorker>) -> Self {
-        Self { repository, worker }
+    pub fn new(
+        repository: NotificationRepository,
+        worker: Arc<DeliveryWorker>,
+        directory: Arc<dyn UserDirectory>,
+    ) -> Self {
+        Self {
+            repository,
+            worker,
+            directory,
+        }
     }
 }
 
@@ -55,23 +67,17 @@ const NOT_DEAD: &str =
 kernel::operation_error! {
     /// How listing the dead letters fails.
     ListDeadLettersError {
+        UNAUTHORIZED => SESSION_ENDED,
         FORBIDDEN => ADMINS_ONLY,
     }
 }
 kernel::operation_error! {
     /// How retrying a dead letter fails.
     RetryError {
+        UNAUTHORIZED => SESSION_ENDED,
         FORBIDDEN => ADMINS_ONLY,
         NOT_FOUND => NO_SUCH_MAIL,
         CONFLICT => NOT_DEAD,
-    }
-}
-
-fn admins_only(principal: &Principal) -> AppResult<()> {
-    if principal.is_admin() {
-        Ok(())
-    } else {
-        Err(AppError::Forbidden(ADMINS_ONLY.into()))
     }
 }
 
@@ -94,7 +100,7 @@ impl DeadLettersApi {
         auth: BearerAuth,
         paging: PageRequest,
     ) -> Result<DeadLettersResponse, ListDeadLettersError> {
-        admins_only(&auth.0)?;
+        require_any_role(&*self.directory, &auth.0, &[ADMIN_ROLE], ADMINS_ONLY).await?;
         let (items, total) = self.repository.dead_letters(paging).await?;
         Ok(DeadLettersResponse::Ok(Json(Page::new(
             items, paging, total,
@@ -120,7 +126,7 @@ impl DeadLettersApi {
         outcome: OutcomeRecorder,
         id: Path<String>,
     ) -> Result<Recorded<RetryResponse>, RetryError> {
-        admins_only(&auth.0)?;
+        require_any_role(&*self.directory, &auth.0, &[ADMIN_ROLE], ADMINS_ONLY).await?;
         let mut tx = outcome.begin(self.repository.pool()).await?;
         let revived = match self.repository.revive(&mut tx, &id.0, now_ms()).await? {
             Revival::Revived(delivery) => delivery,

@@ -14,7 +14,8 @@
 //!
 //! A notification and its mail job are written in one transaction (a transactional outbox), so
 //! neither exists without the other. It depends only on the `shared/` crates: the recipient's
-//! address comes from `ModuleContext::directory`, which the host fills in.
+//! address, and the sender's or administrator's current roles (read on every request, never
+//! taken from the access token), come from `ModuleContext::directory`, which the host fills in.
 
 pub mod api;
 pub mod dead_letters;
@@ -121,7 +122,7 @@ impl Module for NotificationsModule {
                 context.revocations.revoked_sessions(),
                 context.background.stopping(),
             ),
-            DeadLettersApi::new(repository, worker),
+            DeadLettersApi::new(repository, worker, Arc::clone(&context.directory)),
         ))
     }
 }

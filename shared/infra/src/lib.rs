@@ -27,5 +27,8 @@ pub mod settings;
 pub mod telemetry;
 
 pub use database::{Database, Migration};
-pub use module::{BackgroundTasks, Contact, Module, ModuleContext, SessionEnd, UserDirectory};
+pub use module::{
+    BackgroundTasks, Contact, DirectoryFuture, Module, ModuleContext, SessionEnd, UserDirectory,
+    require_any_role,
+};
 pub use settings::{Environment, Secret, Settings, SettingsError};

@@ -10,7 +10,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
-use kernel::AppResult;
+use kernel::{AppError, AppResult, Principal};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -46,20 +46,56 @@ pub struct ModuleContext {
     pub background: BackgroundTasks,
 }
 
-/// How a module that is not the identity module reaches an account's contact details.
+/// What a [`UserDirectory`] answers: boxed, so that the host can hand the modules a
+/// `dyn UserDirectory`.
+pub type DirectoryFuture<'a, T> = Pin<Box<dyn Future<Output = AppResult<T>> + Send + 'a>>;
+
+/// How a module that is not the identity module reaches an account's contact details, its
+/// sessions and its roles.
 pub trait UserDirectory: Send + Sync + 'static {
     /// The account `user_id`, or `None` when there is none.
-    fn contact<'a>(
-        &'a self,
-        user_id: &'a str,
-    ) -> Pin<Box<dyn Future<Output = AppResult<Option<Contact>>> + Send + 'a>>;
+    fn contact<'a>(&'a self, user_id: &'a str) -> DirectoryFuture<'a, Option<Contact>>;
 
     /// Why the session `session_id` of `user_id` no longer works, or `None` while it does.
     fn session_end<'a>(
         &'a self,
         user_id: &'a str,
         session_id: &'a str,
-    ) -> Pin<Box<dyn Future<Output = AppResult<Option<SessionEnd>>> + Send + 'a>>;
+    ) -> DirectoryFuture<'a, Option<SessionEnd>>;
+
+    /// The roles `user_id` holds now, while its session `session_id` still works; `None` when
+    /// it does not (revoked, expired, another account's, older than the last password change)
+    /// or the account is locked or gone. Read on every use, never cached: an access token's
+    /// `roles` claim is what was true when it was issued.
+    fn current_roles<'a>(
+        &'a self,
+        user_id: &'a str,
+        session_id: &'a str,
+    ) -> DirectoryFuture<'a, Option<Vec<String>>>;
+}
+
+/// Lets `principal` through when its account holds one of `roles` now, as `directory` reads it
+/// from the database; the token's `roles` claim is not consulted, so a lock or a role removed
+/// takes effect on the next request on every instance, whatever the revocations reached.
+///
+/// A session that no longer works is the 401 any check of a session in the database answers
+/// ([`kernel::auth::SESSION_NO_LONGER_VALID`]; document it with
+/// [`kernel::auth::SESSION_ENDED`]); a working one without the role is a 403 with `refusal`.
+pub async fn require_any_role(
+    directory: &dyn UserDirectory,
+    principal: &Principal,
+    roles: &[&str],
+    refusal: &str,
+) -> AppResult<()> {
+    let current = directory
+        .current_roles(&principal.subject, &principal.session_id)
+        .await?
+        .ok_or_else(|| AppError::Unauthorized(kernel::auth::SESSION_NO_LONGER_VALID.into()))?;
+    if current.iter().any(|held| roles.contains(&held.as_str())) {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(refusal.into()))
+    }
 }
 
 /// Why a session ended, as other modules may learn it (to tell a client why what it held open
@@ -141,4 +177,85 @@ pub async fn mount<M: Module>(context: &ModuleContext) -> anyhow::Result<M::Api>
     let settings = context.module_settings::<M>()?;
     context.database.migrate(M::NAME, M::migrations()).await?;
     M::api(context, settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory whose one session (`session-1` of `user-1`) holds `roles`, or has ended.
+    struct OneSession {
+        roles: Option<Vec<String>>,
+    }
+
+    impl UserDirectory for OneSession {
+        fn contact<'a>(&'a self, _: &'a str) -> DirectoryFuture<'a, Option<Contact>> {
+            Box::pin(async { Ok(None) })
+        }
+
+        fn session_end<'a>(
+            &'a self,
+            _: &'a str,
+            _: &'a str,
+        ) -> DirectoryFuture<'a, Option<SessionEnd>> {
+            Box::pin(async { Ok(None) })
+        }
+
+        fn current_roles<'a>(
+            &'a self,
+            user_id: &'a str,
+            session_id: &'a str,
+        ) -> DirectoryFuture<'a, Option<Vec<String>>> {
+            let known = user_id == "user-1" && session_id == "session-1";
+            Box::pin(async move { Ok(self.roles.clone().filter(|_| known)) })
+        }
+    }
+
+    /// A caller whose token claims the administrator role, whatever the directory says.
+    fn claiming_admin() -> Principal {
+        Principal {
+            subject: "user-1".into(),
+            session_id: "session-1".into(),
+            roles: vec!["admin".into()],
+            expires_at: u64::MAX,
+        }
+    }
+
+    async fn check(directory_roles: Option<&[&str]>) -> AppResult<()> {
+        let directory = OneSession {
+            roles: directory_roles.map(|roles| roles.iter().map(|r| (*r).to_owned()).collect()),
+        };
+        require_any_role(
+            &directory,
+            &claiming_admin(),
+            &["admin", "notifications:send"],
+            "Senders only.",
+        )
+        .await
+    }
+
+    #[tokio::test]
+    async fn one_of_the_roles_held_now_lets_the_caller_through() {
+        assert!(check(Some(&["notifications:send"])).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_tokens_claim_alone_is_a_403_with_the_refusal() {
+        let refused = check(Some(&[])).await.unwrap_err();
+
+        assert!(
+            matches!(&refused, AppError::Forbidden(detail) if detail == "Senders only."),
+            "{refused:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_session_that_ended_is_the_401_of_a_dead_session() {
+        let refused = check(None).await.unwrap_err();
+
+        assert!(
+            matches!(&refused, AppError::Unauthorized(detail) if detail == kernel::auth::SESSION_NO_LONGER_VALID),
+            "{refused:?}"
+        );
+    }
 }

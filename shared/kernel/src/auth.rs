@@ -25,29 +25,31 @@ pub struct Principal {
     pub subject: String,
     /// The session the token belongs to (`sid`).
     pub session_id: String,
-    /// Roles granted to the user.
+    /// The roles the account held when the token was issued (`roles`), for a client to show.
+    /// They grant nothing: a role removed or an account locked since then still shows here for
+    /// the token's lifetime. A role-gated operation asks the database on each use
+    /// (`infra::require_any_role`).
     pub roles: Vec<String>,
     /// When the token stops proving this (`exp`, Unix seconds): what outlives the request (an
     /// event stream) ends then.
     pub expires_at: u64,
 }
 
-/// The administrators' role: identity grants it (`app grant-admin`), every module checks it.
+/// The administrators' role: identity grants and removes it (`app grant-admin`,
+/// `app revoke-admin`), every module checks it in the database when it is used.
 pub const ADMIN_ROLE: &str = "admin";
 
 /// What an administrators' operation answers anyone else (403), and what its document says.
 pub const NOT_AN_ADMINISTRATOR: &str = "This operation is for administrators.";
 
-impl Principal {
-    pub fn has_role(&self, role: &str) -> bool {
-        self.roles.iter().any(|r| r == role)
-    }
+/// What an operation that checks the caller's session in the database answers when the session
+/// is over (401): logged out, revoked, expired, outdated by a password change, or its account
+/// locked or gone.
+pub const SESSION_NO_LONGER_VALID: &str = "The session is no longer valid: log in again.";
 
-    /// Whether the caller holds [`ADMIN_ROLE`].
-    pub fn is_admin(&self) -> bool {
-        self.has_role(ADMIN_ROLE)
-    }
-}
+/// How such an operation's document describes that 401.
+pub const SESSION_ENDED: &str = "The access token's session has ended (logged out, revoked, or \
+                                 the account locked): log in again.";
 
 /// The claims of an access token.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -375,7 +377,7 @@ mod tests {
         let token = verifier.sign(&claims(now())).unwrap();
         let principal = verifier.verify(&token).unwrap();
         assert_eq!(principal.subject, "user-1");
-        assert!(principal.has_role("admin"));
+        assert_eq!(principal.roles, ["admin"]);
     }
 
     #[test]

@@ -1,12 +1,10 @@
 //! What each identity operation can fail with, as its document lists it (beyond the malformed
 //! request, 400, and the fault, 500, that the host documents on every operation).
 
-use kernel::auth::NOT_AN_ADMINISTRATOR;
+use kernel::auth::{NOT_AN_ADMINISTRATOR, SESSION_ENDED};
 
 use crate::oauth::NO_SUCH_PROVIDER;
 
-const SESSION_ENDED: &str = "The access token's session has ended (logged out, revoked, or the \
-                             account locked): log in again.";
 const TOO_MANY: &str = "Too many attempts from this address or on this account: `Retry-After` \
                         says when to try again.";
 const BUSY: &str = "The service is busy hashing passwords: `Retry-After` says when to try again.";

@@ -36,7 +36,7 @@ pub struct UserRecord {
 /// The `roles` column: the roles joined by commas (`""` for none).
 #[derive(sqlx::Type)]
 #[sqlx(transparent)]
-struct StoredRoles(String);
+pub(super) struct StoredRoles(String);
 
 impl From<StoredRoles> for Vec<String> {
     fn from(stored: StoredRoles) -> Self {

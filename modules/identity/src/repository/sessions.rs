@@ -4,6 +4,7 @@
 use infra::database::begin_write;
 use kernel::AppResult;
 
+use super::accounts::StoredRoles;
 use super::{IdentityRepository, Transaction};
 
 /// A login session, renewed by refresh tokens.
@@ -48,6 +49,14 @@ struct RefreshTokenRow {
     #[sqlx(flatten)]
     session: SessionRecord,
     superseded_at_ms: Option<i64>,
+}
+
+/// The roles of the account behind a working session, as
+/// [`IdentityRepository::current_roles`] reads them.
+#[derive(sqlx::FromRow)]
+struct CurrentRoles {
+    #[sqlx(try_from = "StoredRoles")]
+    roles: Vec<String>,
 }
 
 /// The columns of a [`SessionRecord`] (`identity_sessions`), for `SELECT`: a macro, so that
@@ -183,6 +192,33 @@ impl IdentityRepository {
         Ok(session)
     }
 
+    /// The roles of `user_id` while its session `session_id` works at `now_ms`, or `None`.
+    /// One statement, joining the session and its account by their primary keys, checks what
+    /// [`SessionRecord::is_active`], [`super::UserRecord::outdates`] and an unlocked account
+    /// check over two reads: it answers every role-gated request of the other modules
+    /// (`infra::UserDirectory::current_roles`).
+    #[tracing::instrument(name = "identity.repository.current_roles", skip_all, fields(user.id = user_id, session.id = session_id))]
+    pub async fn current_roles(
+        &self,
+        user_id: &str,
+        session_id: &str,
+        now_ms: i64,
+    ) -> AppResult<Option<Vec<String>>> {
+        let current: Option<CurrentRoles> = sqlx::query_as(
+            "SELECT u.roles FROM identity_sessions s JOIN identity_users u ON u.id = s.user_id
+             WHERE s.id = $1 AND s.user_id = $2
+               AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $3
+               AND u.locked_at_ms IS NULL
+               AND (u.password_changed_at_ms IS NULL OR s.created_at_ms >= u.password_changed_at_ms)",
+        )
+        .bind(session_id)
+        .bind(user_id)
+        .bind(now_ms)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(current.map(|current| current.roles))
+    }
+
     #[tracing::instrument(name = "identity.repository.active_sessions", skip_all, fields(user.id = user_id))]
     pub async fn active_sessions(
         &self,
@@ -261,9 +297,100 @@ pub(crate) async fn revoke_sessions_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::ADMIN_ROLE;
     use crate::repository::fixtures::{
-        lock, repository, reset, reset_token, second_session, session_of_a_new_user,
+        confirmation, lock, repository, reset, reset_token, second_session, session_of_a_new_user,
+        user,
     };
+
+    /// A fresh account with `roles` and a working session, made at 1 and expiring at 1000:
+    /// the session's id.
+    async fn session_with_roles(repository: &IdentityRepository, roles: &[&str]) -> String {
+        repository
+            .insert_user(&user("ada", roles), &confirmation("ada"))
+            .await
+            .unwrap();
+        let session = SessionRecord {
+            id: "ada-session".into(),
+            user_id: "ada".into(),
+            created_at_ms: 1,
+            last_used_at_ms: 1,
+            expires_at_ms: 1000,
+            revoked_at_ms: None,
+            user_agent: None,
+        };
+        assert!(
+            repository
+                .open_session(&session, "ada-refresh", "hash", "hash")
+                .await
+                .unwrap()
+        );
+        session.id
+    }
+
+    #[tokio::test]
+    async fn a_working_session_answers_its_accounts_roles_as_stored_now() {
+        let repository = repository().await;
+        let session = session_with_roles(&repository, &[ADMIN_ROLE]).await;
+        repository
+            .set_roles(
+                "ada",
+                &[ADMIN_ROLE.to_owned(), "notifications:send".to_owned()],
+            )
+            .await
+            .unwrap();
+
+        let roles = repository.current_roles("ada", &session, 10).await.unwrap();
+
+        assert_eq!(
+            roles,
+            Some(vec![ADMIN_ROLE.to_owned(), "notifications:send".to_owned()])
+        );
+    }
+
+    #[tokio::test]
+    async fn a_session_that_no_longer_works_answers_no_roles() {
+        // Each ends the session one way, as another instance's write would, without revoking it
+        // unless that is the way.
+        let endings = [
+            ("revoked", "UPDATE identity_sessions SET revoked_at_ms = 5"),
+            (
+                "account locked",
+                "UPDATE identity_users SET locked_at_ms = 5",
+            ),
+            (
+                "password changed since",
+                "UPDATE identity_users SET password_changed_at_ms = 5",
+            ),
+            ("expired", "UPDATE identity_sessions SET expires_at_ms = 10"),
+        ];
+        for (ending, statement) in endings {
+            let repository = repository().await;
+            let session = session_with_roles(&repository, &[ADMIN_ROLE]).await;
+            sqlx::query(statement)
+                .execute(repository.pool())
+                .await
+                .unwrap();
+
+            let roles = repository.current_roles("ada", &session, 10).await.unwrap();
+
+            assert_eq!(roles, None, "{ending}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_session_answers_no_roles_for_another_account() {
+        let repository = repository().await;
+        let session = session_with_roles(&repository, &[ADMIN_ROLE]).await;
+        repository
+            .insert_user(&user("bob", &[ADMIN_ROLE]), &confirmation("bob"))
+            .await
+            .unwrap();
+
+        let roles = repository.current_roles("bob", &session, 10).await.unwrap();
+
+        assert_eq!(roles, None);
+    }
 
     #[tokio::test]
     async fn a_live_session_rotates_its_refresh_token() {
