@@ -336,16 +336,17 @@ impl OutcomeRecorder {
 pub async fn begin_write(
     pool: &sqlx::AnyPool,
 ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-    if pool
-        .connect_options()
-        .database_url
-        .scheme()
-        .starts_with("sqlite")
-    {
-        pool.begin_with("BEGIN IMMEDIATE").await
-    } else {
-        pool.begin().await
+    match write_transaction_statement(pool.connect_options().database_url.as_str()) {
+        Some(statement) => pool.begin_with(statement).await,
+        None => pool.begin().await,
     }
+}
+
+/// How a write transaction begins on the database at `url`: `None` for the driver's own
+/// `BEGIN`.
+#[cfg(feature = "durable")]
+fn write_transaction_statement(url: &str) -> Option<&'static str> {
+    url.starts_with("sqlite:").then_some("BEGIN IMMEDIATE")
 }
 
 #[cfg(feature = "durable")]
@@ -548,6 +549,59 @@ pub(crate) mod tests {
         fn drop(&mut self) {
             let _ = std::fs::remove_file(&self.path);
         }
+    }
+
+    #[test]
+    fn a_write_transaction_begins_as_the_writer_on_sqlite_and_plainly_elsewhere() {
+        for url in ["sqlite:///tmp/app.db?mode=rwc", "sqlite::memory:"] {
+            assert_eq!(write_transaction_statement(url), Some("BEGIN IMMEDIATE"));
+        }
+        for url in ["postgres://app@db/app", "mysql://app@db/app"] {
+            assert_eq!(write_transaction_statement(url), None);
+        }
+    }
+
+    /// Two writers that each read, then write: the second waits at its `BEGIN` for the first to
+    /// commit, so what it read is still current when it writes. (Begun plainly, the second
+    /// would read first, and its write would fail with `SQLITE_BUSY` once the first committed.)
+    #[tokio::test]
+    async fn a_second_writer_on_sqlite_waits_for_the_first_and_both_commit() {
+        let database = TestDatabase::create().await;
+        sqlx::query("PRAGMA journal_mode = WAL")
+            .execute(&database.pool)
+            .await
+            .unwrap();
+        let mut first = begin_write(&database.pool).await.unwrap();
+        let _: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM effects")
+            .fetch_one(&mut *first)
+            .await
+            .unwrap();
+        let pool = database.pool.clone();
+        let second = tokio::spawn(async move {
+            let mut second = begin_write(&pool).await?;
+            let seen: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM effects")
+                .fetch_one(&mut *second)
+                .await?;
+            sqlx::query("INSERT INTO effects (label) VALUES ('second')")
+                .execute(&mut *second)
+                .await?;
+            second.commit().await.map(|()| seen)
+        });
+        // Long enough for the second to reach its first statement, had it not waited.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+
+        sqlx::query("INSERT INTO effects (label) VALUES ('first')")
+            .execute(&mut *first)
+            .await
+            .unwrap();
+        first.commit().await.unwrap();
+
+        let seen_by_second = second.await.unwrap().expect("the second writer commits");
+        assert_eq!(
+            seen_by_second, 1,
+            "the second read after the first committed"
+        );
+        assert_eq!(database.effects().await, 2);
     }
 
     fn scope(key: &str) -> ScopeKey {

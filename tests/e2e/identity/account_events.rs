@@ -2,7 +2,7 @@
 //! credentials go and what the owner is told. No credential outlives its owner's say: the
 //! attacks of a pre-registrant (who registered the owner's address first) and of a thief
 //! holding a 15-minute access token are among the rows. The administrator-role rows are in
-//! `admin.rs`.
+//! `tests/e2e/roles.rs`.
 
 use e2e::{TestApp, assert_problem};
 use reqwest::{Method, StatusCode};

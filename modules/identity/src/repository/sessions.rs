@@ -318,6 +318,7 @@ mod tests {
             expires_at_ms: 1000,
             revoked_at_ms: None,
             user_agent: None,
+            identity_id: None,
         };
         assert!(
             repository
