@@ -93,13 +93,7 @@ async fn replacements_of_one_thing_racing_keyed_creates_never_answer_a_5xx() {
 
 #[tokio::test]
 async fn every_unsafe_operation_of_the_document_survives_eight_copies_of_itself_at_once() {
-    let document: Value = TestApp::spawn()
-        .await
-        .get("/openapi.json")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let document = served_document().await;
     let operations = unsafe_operations(&document);
     assert!(operations.len() >= 20, "the document lists its writes");
 
@@ -118,13 +112,7 @@ async fn every_unsafe_operation_of_the_document_survives_eight_copies_of_itself_
 /// and a create, say) meet here: every unsafe operation at once, each on a resource of its own.
 #[tokio::test]
 async fn all_unsafe_operations_of_the_document_at_once_never_answer_a_5xx() {
-    let document: Value = TestApp::spawn()
-        .await
-        .get("/openapi.json")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let document = served_document().await;
     let operations = unsafe_operations(&document);
     // Fresh values: no racer ends the session the others race with.
     let world = World::new(document, Values::Fresh).await;
@@ -160,6 +148,17 @@ async fn all_unsafe_operations_of_the_document_at_once_never_answer_a_5xx() {
     }
 
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The document the service serves (every module's operations, as the host wires them).
+async fn served_document() -> Value {
+    TestApp::spawn()
+        .await
+        .get("/openapi.json")
+        .await
+        .json()
+        .await
+        .unwrap()
 }
 
 /// One unsafe operation, as the document declares it.

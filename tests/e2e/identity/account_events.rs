@@ -55,20 +55,36 @@ impl Identity {
         access.status() == StatusCode::OK
     }
 
-    /// `count` wrong passwords for `address` from the loopback address `source`: the statuses.
-    async fn wrong_guesses_from(
-        &self,
-        source: &str,
-        address: &str,
-        count: usize,
-    ) -> Vec<StatusCode> {
+    /// Registers `address` and signs in from `source`, which the account then knows.
+    async fn registered_and_signed_in_from(&self, source: &str, address: &str) {
+        self.register(address).await;
+        tokens(self.login_from(source, address, PASSWORD).await).await;
+    }
+
+    /// Two wrong passwords for `address` from `source` are checked and the third is refused:
+    /// `source` is not an address the account signed in from, so the account's own limit
+    /// (two, [`service_with_two_failures_per_account`]) holds there.
+    async fn assert_the_accounts_limit_holds_at(&self, source: &str, address: &str) {
         let mut statuses = Vec::new();
-        for _ in 0..count {
+        for _ in 0..3 {
             let guess = self.login_from(source, address, "a wrong guess").await;
             statuses.push(guess.status());
         }
-        statuses
+        assert_eq!(
+            statuses,
+            [
+                StatusCode::UNAUTHORIZED,
+                StatusCode::UNAUTHORIZED,
+                StatusCode::TOO_MANY_REQUESTS
+            ]
+        );
     }
+}
+
+/// A service whose accounts take two failed logins per window from addresses they never
+/// signed in from.
+async fn service_with_two_failures_per_account() -> Identity {
+    service_with(TestApp::builder().setting("rate_limit.failed_logins_per_account", "2")).await
 }
 
 /// A provider account whose address the provider did not verify: its first sign-in can
@@ -166,33 +182,20 @@ async fn a_reset_keeps_the_identities_linked_by_verified_address() {
 #[tokio::test]
 async fn a_reset_forgets_the_addresses_the_account_signed_in_from() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
-    let identity =
-        service_with(TestApp::builder().setting("rate_limit.failed_logins_per_account", "2")).await;
+    let identity = service_with_two_failures_per_account().await;
     let address = email();
-    identity.register(&address).await;
-    tokens(
-        identity
-            .login_from(ATTACKER_ADDRESS, &address, PASSWORD)
-            .await,
-    )
-    .await;
+    identity
+        .registered_and_signed_in_from(ATTACKER_ADDRESS, &address)
+        .await;
 
     identity
         .reset_password_by_mail(&address, NEW_PASSWORD)
         .await;
 
     // No longer known there: its failures count against the account's own limit again.
-    let guesses = identity
-        .wrong_guesses_from(ATTACKER_ADDRESS, &address, 3)
+    identity
+        .assert_the_accounts_limit_holds_at(ATTACKER_ADDRESS, &address)
         .await;
-    assert_eq!(
-        guesses,
-        [
-            StatusCode::UNAUTHORIZED,
-            StatusCode::UNAUTHORIZED,
-            StatusCode::TOO_MANY_REQUESTS
-        ]
-    );
 }
 
 // ---- Link by verified address (a first sign-in with a provider) ----
@@ -232,16 +235,11 @@ async fn a_provider_the_pre_registrant_linked_signs_nobody_in_after_the_owners_l
 #[tokio::test]
 async fn addresses_the_pre_registrant_signed_in_from_are_forgotten_by_the_link_by_address() {
     testing::needs_tools_of!(Suite::OpenIdProvider);
-    let identity =
-        service_with(TestApp::builder().setting("rate_limit.failed_logins_per_account", "2")).await;
+    let identity = service_with_two_failures_per_account().await;
     let address = email();
-    identity.register(&address).await;
-    tokens(
-        identity
-            .login_from(ATTACKER_ADDRESS, &address, PASSWORD)
-            .await,
-    )
-    .await;
+    identity
+        .registered_and_signed_in_from(ATTACKER_ADDRESS, &address)
+        .await;
     identity.confirm(&address, 1).await;
 
     tokens(
@@ -252,17 +250,9 @@ async fn addresses_the_pre_registrant_signed_in_from_are_forgotten_by_the_link_b
     .await;
 
     // Known no longer: the attacker's guesses are held to the account's limit.
-    let guesses = identity
-        .wrong_guesses_from(ATTACKER_ADDRESS, &address, 3)
+    identity
+        .assert_the_accounts_limit_holds_at(ATTACKER_ADDRESS, &address)
         .await;
-    assert_eq!(
-        guesses,
-        [
-            StatusCode::UNAUTHORIZED,
-            StatusCode::UNAUTHORIZED,
-            StatusCode::TOO_MANY_REQUESTS
-        ]
-    );
 }
 
 #[tokio::test]
