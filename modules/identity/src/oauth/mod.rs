@@ -219,6 +219,8 @@ impl OAuthService {
         request: CodeExchange<'_>,
         answer: impl FnOnce(IdentityRecord) -> R,
     ) -> AppResult<Recorded<R>> {
+        // An unknown provider is a 404 whoever asks, as for the start of a link.
+        self.known_provider(request.provider)?;
         let user = self.identity.authenticate_recent(principal).await?;
         let (provider, verified) = self.verify(&request, Some(&user.id)).await?;
         if let Some(linked) = self
