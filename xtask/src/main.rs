@@ -13,6 +13,7 @@
 //! - `mutants [--in-diff <ref> | --since-measured]`: cargo-mutants over poem-idempotency with its
 //!   own tests (see [`mutants`]).
 
+mod crate_adoption;
 mod mutants;
 mod names;
 mod new_module;

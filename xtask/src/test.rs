@@ -73,11 +73,12 @@ pub enum Step {
     Postgres,
     Contract,
     Clients,
+    Crate,
     Adopt,
 }
 
 impl Step {
-    const ALL: [Step; 9] = [
+    const ALL: [Step; 10] = [
         Step::Lint,
         Step::Mutants,
         Step::FreshMachine,
@@ -86,6 +87,7 @@ impl Step {
         Step::Postgres,
         Step::Contract,
         Step::Clients,
+        Step::Crate,
         Step::Adopt,
     ];
 
@@ -99,6 +101,7 @@ impl Step {
             Step::Postgres => "postgres",
             Step::Contract => "contract",
             Step::Clients => "clients",
+            Step::Crate => "crate",
             Step::Adopt => "adopt",
         }
     }
@@ -127,6 +130,12 @@ impl Step {
             Step::Clients => {
                 "the TypeScript and Python clients generated from openapi/openapi.json \
                  (openapi-typescript and tsc, openapi-python-client) without warnings"
+            }
+            Step::Crate => {
+                "poem-idempotency as a user receives it: both crates packaged and unpacked \
+                 outside the workspace, a service made from the crate README's install and \
+                 set-up blocks alone, built, and sent a keyed request, its retry, a reused key \
+                 and two duplicates at once"
             }
             Step::Adopt => {
                 "a copy renamed by `cargo xtask rename` and given a module by \
@@ -252,8 +261,8 @@ const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         program: "curl",
         install: "apt-get install curl",
-        needed_by: "the contract fuzzer",
-        steps: &[Step::Contract],
+        needed_by: "the contract fuzzer, the crate adoption",
+        steps: &[Step::Contract, Step::Crate],
     },
 ];
 
@@ -285,6 +294,7 @@ pub fn run(root: &Path, steps: &[Step]) -> anyhow::Result<()> {
             Step::Clients => {
                 run_command(Command::new(root.join("clients/check")).current_dir(root))?
             }
+            Step::Crate => crate::crate_adoption::run(root, &target_dir(root))?,
             Step::Adopt => adopt(root)?,
         }
         println!(
@@ -551,9 +561,7 @@ fn adopt(root: &Path) -> anyhow::Result<()> {
     }
     let copy = copy.path();
     // The copy shares this build's target directory: only its own crates rebuild.
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
+    let target = target_dir(root);
     let in_copy = |args: &[&str]| {
         let mut command = cargo(copy);
         command.args(args).env("CARGO_TARGET_DIR", &target);
@@ -622,8 +630,10 @@ fn adopt(root: &Path) -> anyhow::Result<()> {
     // The new module's own tests, and the race of every unsafe operation (the new module's
     // among them, ADR 0018), on PostgreSQL too.
     run_command(
-        in_copy(&["test", "-p", "e2e", "--test", "e2e", "--", "orders::", "races::"])
-            .env("TEST_DATABASE_URL", postgres_url()),
+        in_copy(&[
+            "test", "-p", "e2e", "--test", "e2e", "--", "orders::", "races::",
+        ])
+        .env("TEST_DATABASE_URL", postgres_url()),
     )?;
     forget_the_copys_builds(root, &target)
 }
@@ -662,13 +672,20 @@ fn forget_the_copys_builds(root: &Path, target: &Path) -> anyhow::Result<()> {
     run_command(&mut clean)
 }
 
+/// This build's target directory: `CARGO_TARGET_DIR` when set, else `target/` of `root`.
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+}
+
 fn cargo(dir: &Path) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.current_dir(dir);
     command
 }
 
-fn run_command(command: &mut Command) -> anyhow::Result<()> {
+pub(crate) fn run_command(command: &mut Command) -> anyhow::Result<()> {
     let status = command
         .status()
         .with_context(|| format!("starting {command:?}"))?;
