@@ -113,7 +113,8 @@ impl AppError {
 /// it out is no fault: it is busy, a 503 with `Retry-After` (ADR 0018).
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
-        if is_write_contention(&err) {
+        // No connection, or no turn to write, within the wait: busy, not broken.
+        if matches!(err, sqlx::Error::PoolTimedOut) || is_write_contention(&err) {
             tracing::warn!(error = %err, "a write met another it could not wait for: answered 503");
             return Self::Busy {
                 retry_after_secs: 1,

@@ -329,16 +329,85 @@ impl OutcomeRecorder {
 ///   reader and upgrades when it first writes; if another writer committed since it read, the
 ///   upgrade fails at once with `SQLITE_BUSY` and the busy timeout never applies, so two
 ///   writers that meet (a conditional update reads the version, then writes) made a 500.
+///   This process's writers to one SQLite database also take turns before their `BEGIN`, in
+///   order, each woken as soon as the one before it is done: SQLite's busy handler waits by
+///   sleeping (1, 2, 5, 10 ms...), which at two writers halved the writes per second
+///   (docs/benchmarks.md). Writers in other processes on the same file still meet in the busy
+///   handler. A turn not had within [`TURN_WAIT`] is `sqlx::Error::PoolTimedOut`.
 /// - **PostgreSQL** waits on the rows it writes by itself: a plain `BEGIN`. What it cannot
 ///   wait out (a deadlock, `40P01`; a serialization failure, `40001`) is answered `503` with
 ///   `Retry-After` by the service's error mapping, as SQLite's busy timeout running out is.
 #[cfg(feature = "durable")]
-pub async fn begin_write(
-    pool: &sqlx::AnyPool,
-) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-    match write_transaction_statement(pool.connect_options().database_url.as_str()) {
-        Some(statement) => pool.begin_with(statement).await,
-        None => pool.begin().await,
+pub async fn begin_write(pool: &sqlx::AnyPool) -> Result<WriteTransaction, sqlx::Error> {
+    let options = pool.connect_options();
+    let url = options.database_url.as_str();
+    let Some(statement) = write_transaction_statement(url) else {
+        return Ok(WriteTransaction {
+            transaction: pool.begin().await?,
+            _turn: None,
+        });
+    };
+    let turn = tokio::time::timeout(TURN_WAIT, writers_of(url).acquire_owned())
+        .await
+        .map_err(|_| sqlx::Error::PoolTimedOut)?
+        .expect("the writers' semaphore is never closed");
+    Ok(WriteTransaction {
+        transaction: pool.begin_with(statement).await?,
+        _turn: Some(turn),
+    })
+}
+
+/// How long a writer waits for its turn among this process's writers to one SQLite database:
+/// SQLite's default busy timeout.
+#[cfg(feature = "durable")]
+pub const TURN_WAIT: Duration = Duration::from_secs(5);
+
+/// The turns of this process's writers to the SQLite database at `url`: one at a time.
+#[cfg(feature = "durable")]
+fn writers_of(url: &str) -> Arc<tokio::sync::Semaphore> {
+    static WRITERS: std::sync::LazyLock<
+        std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Semaphore>>>,
+    > = std::sync::LazyLock::new(Default::default);
+    let mut writers = WRITERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Arc::clone(
+        writers
+            .entry(url.to_owned())
+            .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(1))),
+    )
+}
+
+/// A write transaction from [`begin_write`]: the statements run on it (it derefs to its
+/// connection), [`Self::commit`] commits, and dropped uncommitted it rolls back. On SQLite it
+/// holds this process's turn to write until then.
+#[cfg(feature = "durable")]
+pub struct WriteTransaction {
+    transaction: sqlx::Transaction<'static, sqlx::Any>,
+    _turn: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+#[cfg(feature = "durable")]
+impl WriteTransaction {
+    /// Commits what was written, and gives up the turn to write.
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.transaction.commit().await
+    }
+}
+
+#[cfg(feature = "durable")]
+impl std::ops::Deref for WriteTransaction {
+    type Target = sqlx::AnyConnection;
+
+    fn deref(&self) -> &sqlx::AnyConnection {
+        &self.transaction
+    }
+}
+
+#[cfg(feature = "durable")]
+impl std::ops::DerefMut for WriteTransaction {
+    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.transaction
     }
 }
 
@@ -353,7 +422,7 @@ fn write_transaction_statement(url: &str) -> Option<&'static str> {
 /// A durable operation's transaction: the effect runs on it, and [`Self::commit`] records the
 /// answer in it before committing. Dropped uncommitted, it rolls back.
 pub struct DurableTransaction {
-    transaction: sqlx::Transaction<'static, sqlx::Any>,
+    transaction: WriteTransaction,
     recorder: OutcomeRecorder,
 }
 
@@ -561,24 +630,37 @@ pub(crate) mod tests {
         }
     }
 
-    /// Two writers that each read, then write: the second waits at its `BEGIN` for the first to
-    /// commit, so what it read is still current when it writes. (Begun plainly, the second
-    /// would read first, and its write would fail with `SQLITE_BUSY` once the first committed.)
-    #[tokio::test]
-    async fn a_second_writer_on_sqlite_waits_for_the_first_and_both_commit() {
+    /// A SQLite database in WAL mode (as services run it), and another process's pool on the
+    /// same file: its writers take no turns with this process's, so they meet in SQLite itself.
+    async fn wal_database_and_another_process() -> (TestDatabase, sqlx::AnyPool) {
         let database = TestDatabase::create().await;
         sqlx::query("PRAGMA journal_mode = WAL")
             .execute(&database.pool)
             .await
             .unwrap();
-        let mut first = begin_write(&database.pool).await.unwrap();
+        let elsewhere = sqlx::any::AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(&format!("sqlite://{}?mode=rw", database.path.display()))
+            .await
+            .expect("a second pool on the file");
+        (database, elsewhere)
+    }
+
+    /// Two writers that each read, then write, the second (on `second_pool`) starting while
+    /// the first holds its transaction; what the second read, once both committed. Begun
+    /// plainly, the second would read first, and its write would fail with `SQLITE_BUSY` once
+    /// the first committed.
+    async fn first_then_second_writer(
+        first_pool: &sqlx::AnyPool,
+        second_pool: sqlx::AnyPool,
+    ) -> i64 {
+        let mut first = begin_write(first_pool).await.unwrap();
         let _: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM effects")
             .fetch_one(&mut *first)
             .await
             .unwrap();
-        let pool = database.pool.clone();
         let second = tokio::spawn(async move {
-            let mut second = begin_write(&pool).await?;
+            let mut second = begin_write(&second_pool).await?;
             let seen: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM effects")
                 .fetch_one(&mut *second)
                 .await?;
@@ -589,14 +671,33 @@ pub(crate) mod tests {
         });
         // Long enough for the second to reach its first statement, had it not waited.
         tokio::time::sleep(Duration::from_millis(100)).await;
-
         sqlx::query("INSERT INTO effects (label) VALUES ('first')")
             .execute(&mut *first)
             .await
             .unwrap();
         first.commit().await.unwrap();
+        second.await.unwrap().expect("the second writer commits")
+    }
 
-        let seen_by_second = second.await.unwrap().expect("the second writer commits");
+    #[tokio::test]
+    async fn a_second_writer_of_this_process_waits_its_turn_and_both_commit() {
+        let (database, _) = wal_database_and_another_process().await;
+
+        let seen_by_second = first_then_second_writer(&database.pool, database.pool.clone()).await;
+
+        assert_eq!(
+            seen_by_second, 1,
+            "the second read after the first committed"
+        );
+        assert_eq!(database.effects().await, 2);
+    }
+
+    #[tokio::test]
+    async fn a_writer_of_another_process_waits_in_sqlite_and_both_commit() {
+        let (database, elsewhere) = wal_database_and_another_process().await;
+
+        let seen_by_second = first_then_second_writer(&database.pool, elsewhere).await;
+
         assert_eq!(
             seen_by_second, 1,
             "the second read after the first committed"

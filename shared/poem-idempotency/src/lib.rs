@@ -38,7 +38,7 @@ pub use poem_idempotency_macros::intents;
 
 pub use durable::{DurableError, OutcomeRecorder, PreparedOutcome, Recorded};
 #[cfg(feature = "durable")]
-pub use durable::{DurableOutcomes, DurableTransaction};
+pub use durable::{DurableOutcomes, DurableTransaction, WriteTransaction};
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
     idempotent,

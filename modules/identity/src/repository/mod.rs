@@ -41,7 +41,7 @@ impl IdentityRepository {
     }
 }
 
-pub(crate) type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+pub(crate) type Transaction = infra::database::WriteTransaction;
 
 /// What the tests of every file here start from (they span concerns: a lock revokes sessions, a
 /// reset spends a token): a migrated in-memory database, and accounts, sessions and tokens in it.

@@ -255,7 +255,7 @@ mod columns;
 pub use columns::{OptionalFlag, OptionalUnixMs, UnixMs};
 /// Every write transaction begins here: as the writer on SQLite, waiting its turn (ADR 0018).
 /// The idempotency crate's durable transactions begin the same way, so one function decides.
-pub use poem_idempotency::durable::begin_write;
+pub use poem_idempotency::durable::{WriteTransaction, begin_write};
 
 /// Milliseconds since the Unix epoch: how this schema stores time on both engines.
 pub fn now_ms() -> i64 {
