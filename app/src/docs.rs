@@ -385,10 +385,11 @@ pub fn intent_inventory(document: &Value) -> String {
                         on_store_failure,
                         durable,
                         effect_outside_database,
+                        fingerprint_headers,
                     })) => (
                         "idempotent",
                         format!(
-                            "replayed for {retention}{}{}{}",
+                            "replayed for {retention}{}{}{}{}",
                             match (durable, effect_outside_database) {
                                 (true, _) =>
                                     "; durable (the answer is committed with the effect)".to_owned(),
@@ -404,6 +405,14 @@ pub fn intent_inventory(document: &Value) -> String {
                                 "; fails closed (503) when the store is down"
                             } else {
                                 ""
+                            },
+                            if fingerprint_headers.is_empty() {
+                                String::new()
+                            } else {
+                                format!(
+                                    "; the key also binds `{}`",
+                                    fingerprint_headers.join("`, `")
+                                )
                             }
                         ),
                     ),
@@ -451,7 +460,7 @@ mod tests {
     }
 
     #[test]
-    fn the_inventory_says_which_operations_are_durable_require_a_key_or_fail_closed() {
+    fn the_inventory_says_which_operations_are_durable_require_a_key_fail_closed_or_bind_headers() {
         let document = json!({ "paths": {
             "/pay": { "post": { "operationId": "pay", "x-idempotency": {
                 "intent": "idempotent", "retention": "PT24H", "keyRequired": true,
@@ -460,7 +469,8 @@ mod tests {
             "/things": { "post": { "operationId": "create", "x-idempotency": {
                 "intent": "idempotent", "retention": "PT24H", "keyRequired": false,
                 "onStoreFailure": "execute", "durable": false,
-                "effectOutsideDatabase": "queues a mail"
+                "effectOutsideDatabase": "queues a mail",
+                "fingerprintHeaders": ["X-Tenant", "X-Region"]
             } } },
             "/login": { "post": { "operationId": "login", "x-idempotency": {
                 "intent": "non-idempotent", "justification": "fresh tokens"
@@ -473,7 +483,7 @@ mod tests {
             "| `pay` | `POST /pay` | idempotent | replayed for PT24H; durable (the answer is committed with the effect); key required; fails closed (503) when the store is down |"
         ), "{table}");
         assert!(
-            table.contains("| `create` | `POST /things` | idempotent | replayed for PT24H; not durable: its effect is outside the database (queues a mail) |"),
+            table.contains("| `create` | `POST /things` | idempotent | replayed for PT24H; not durable: its effect is outside the database (queues a mail); the key also binds `X-Tenant`, `X-Region` |"),
             "{table}"
         );
         assert!(

@@ -192,6 +192,7 @@ const OUTSIDE_DATABASE: Intent = Intent::Idempotent {
     key_required: false,
     on_store_failure: poem_idempotency::intent::OnStoreFailure::Execute,
     effect: poem_idempotency::intent::Effect::OutsideDatabase("answers a constant"),
+    fingerprint_headers: &[],
 };
 
 /// Secured (it takes `BearerAuth`) and guarded by hand with the plain `idempotent` transform,
@@ -250,6 +251,7 @@ mod shared_base {
         effect: poem_idempotency::intent::Effect::OutsideDatabase(
             "counts its executions in memory",
         ),
+        fingerprint_headers: &[],
     };
     pub const AUDIT: Intent = Intent::NonIdempotent {
         justification: "each call is an audit event of its own",

@@ -27,7 +27,7 @@ async fn delete(app: &TestApp, path: &str, if_match: Option<&str>) -> reqwest::R
         .expect("request failed")
 }
 
-fn conditional(
+pub(crate) fn conditional(
     app: &TestApp,
     method: Method,
     path: &str,
@@ -43,7 +43,7 @@ fn conditional(
 }
 
 /// The path of a thing `owner` creates named `name`.
-async fn created_path(app: &TestApp, owner: &str, name: &str) -> String {
+pub(crate) async fn created_path(app: &TestApp, owner: &str, name: &str) -> String {
     let created = create_thing(app, owner, name).await;
     format!("/api/v1/things/{}", created["id"].as_str().unwrap())
 }

@@ -3,8 +3,9 @@
 //! Put it above `#[OpenApi]` on an API impl. On every operation it reads one of:
 //!
 //! - `#[idempotent]` (or `#[idempotent(key_required)]`, `#[idempotent(on_store_failure =
-//!   "reject")]`, `#[idempotent(outside_database = "what it does")]`, or several): the operation
-//!   is wrapped by the idempotency guard, by adding (or composing with) its `transform`.
+//!   "reject")]`, `#[idempotent(outside_database = "what it does")]`,
+//!   `#[idempotent(fingerprint_headers = ["X-Tenant"])]`, or several): the operation is wrapped
+//!   by the idempotency guard, by adding (or composing with) its `transform`.
 //!   Declaring and guarding are one act, so one can never drift from the other. The guard also
 //!   learns whether the operation is secured (one of its arguments is a security scheme), so
 //!   that it never scopes such a request anonymously. Its effect is in the database unless it
@@ -46,6 +47,8 @@ enum Declaration {
         on_store_failure: OnStoreFailure,
         /// What the operation does instead of a database effect, if it says so.
         outside_database: Option<LitStr>,
+        /// Headers that belong to its request besides the preconditions, as declared.
+        fingerprint_headers: Vec<LitStr>,
     },
     NonIdempotent {
         justification: LitStr,
@@ -124,6 +127,7 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                 key_required,
                 on_store_failure,
                 outside_database,
+                fingerprint_headers,
             } => {
                 let durable = outside_database.is_none();
                 if durable && !returns_recorded(&function.sig) {
@@ -145,11 +149,13 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                         quote!(::poem_idempotency::intent::Effect::OutsideDatabase(#what))
                     }
                 };
+                let fingerprint_headers = quote!(&[#(#fingerprint_headers),*]);
                 (
                     quote!(::poem_idempotency::intent::Intent::Idempotent {
                         key_required: #key_required,
                         on_store_failure: #on_store_failure,
                         effect: #effect,
+                        fingerprint_headers: #fingerprint_headers,
                     }),
                     Some(
                         quote!(::poem_idempotency::guard(inner, ::poem_idempotency::GuardOptions {
@@ -157,6 +163,7 @@ fn expand(attr: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
                             on_store_failure: #on_store_failure,
                             secured: #secured,
                             durable: #durable,
+                            fingerprint_headers: #fingerprint_headers,
                         })),
                     ),
                 )
@@ -292,8 +299,71 @@ impl OnStoreFailure {
 }
 
 const IDEMPOTENT_USAGE: &str = "expected #[idempotent], or #[idempotent(...)] with any of \
-     `key_required`, `outside_database = \"what it does instead\"` and \
-     `on_store_failure = \"reject\"` (or \"execute\", the default)";
+     `key_required`, `outside_database = \"what it does instead\"`, \
+     `on_store_failure = \"reject\"` (or \"execute\", the default) and \
+     `fingerprint_headers = [\"X-Tenant\"]`";
+
+/// The conditional request headers every fingerprint covers (`key::PRECONDITION_HEADERS`).
+const PRECONDITION_HEADERS: [&str; 5] = [
+    "if-match",
+    "if-none-match",
+    "if-modified-since",
+    "if-unmodified-since",
+    "if-range",
+];
+
+/// The header names in `fingerprint_headers = [...]`: each a token (RFC 9110 §5.1), none a
+/// precondition (every fingerprint covers those) or named twice, whatever the case.
+fn parse_fingerprint_headers(value: &Expr) -> syn::Result<Vec<LitStr>> {
+    let Expr::Array(array) = value else {
+        return Err(syn::Error::new_spanned(
+            value,
+            "fingerprint_headers is a list of header names, e.g. [\"X-Tenant\"]",
+        ));
+    };
+    let mut names: Vec<LitStr> = Vec::new();
+    for element in &array.elems {
+        let Expr::Lit(ExprLit {
+            lit: Lit::Str(name),
+            ..
+        }) = element
+        else {
+            return Err(syn::Error::new_spanned(
+                element,
+                "a header name is a string literal, e.g. \"X-Tenant\"",
+            ));
+        };
+        let text = name.value();
+        let is_token_character =
+            |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+        if text.is_empty() || !text.chars().all(is_token_character) {
+            return Err(syn::Error::new_spanned(
+                name,
+                format!("{text:?} is not a header name"),
+            ));
+        }
+        if PRECONDITION_HEADERS
+            .iter()
+            .any(|precondition| precondition.eq_ignore_ascii_case(&text))
+        {
+            return Err(syn::Error::new_spanned(
+                name,
+                format!("every fingerprint covers the precondition {text}: drop it"),
+            ));
+        }
+        if names
+            .iter()
+            .any(|named| named.value().eq_ignore_ascii_case(&text))
+        {
+            return Err(syn::Error::new_spanned(
+                name,
+                format!("{text} is named twice"),
+            ));
+        }
+        names.push(name.clone());
+    }
+    Ok(names)
+}
 
 /// Whether the operation's return type mentions `Recorded` (as `Recorded<R>` or inside
 /// `AppResult<Recorded<R>>`): only `DurableTransaction::commit` (or `PreparedOutcome::record`)
@@ -322,6 +392,7 @@ fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
     let mut key_required = false;
     let mut outside_database = None;
     let mut on_store_failure = OnStoreFailure::Execute;
+    let mut fingerprint_headers = Vec::new();
     match &attr.meta {
         Meta::Path(_) => {}
         Meta::List(list) => {
@@ -351,6 +422,9 @@ fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
                             }
                         });
                     }
+                    Meta::NameValue(nv) if nv.path.is_ident("fingerprint_headers") => {
+                        fingerprint_headers = parse_fingerprint_headers(&nv.value)?;
+                    }
                     Meta::NameValue(nv) if nv.path.is_ident("on_store_failure") => {
                         on_store_failure = match &nv.value {
                             Expr::Lit(ExprLit {
@@ -377,6 +451,7 @@ fn parse_idempotent(attr: &Attribute) -> syn::Result<Declaration> {
         key_required,
         on_store_failure,
         outside_database,
+        fingerprint_headers,
     })
 }
 
@@ -630,6 +705,85 @@ mod tests {
         .unwrap();
         assert!(out.contains("key_required : true"), "{out}");
         assert_eq!(out.matches("OnStoreFailure :: Reject").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn headers_declared_part_of_the_request_are_declared_and_guarded_as_such() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(fingerprint_headers = ["X-Tenant", "x-region"])]
+                #[oai(path = "/pay", method = "post", operation_id = "pay")]
+                async fn pay(&self) -> Recorded<Paid> {}
+            }"#,
+        )
+        .unwrap();
+
+        assert_eq!(
+            out.matches("fingerprint_headers : & [\"X-Tenant\" , \"x-region\"]")
+                .count(),
+            2,
+            "in the intent and the guard: {out}"
+        );
+    }
+
+    #[test]
+    fn without_declared_headers_the_fingerprint_covers_none_besides_the_preconditions() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent]
+                #[oai(path = "/pay", method = "post", operation_id = "pay")]
+                async fn pay(&self) -> Recorded<Paid> {}
+            }"#,
+        )
+        .unwrap();
+
+        assert_eq!(
+            out.matches("fingerprint_headers : & []").count(),
+            2,
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_fingerprint_header_that_is_no_header_name_or_covered_already_does_not_compile() {
+        for (headers, expected) in [
+            (r#""X-Tenant""#, "a list of header names"),
+            (r#"[X_TENANT]"#, "a string literal"),
+            (r#"["X Tenant"]"#, "\"X Tenant\" is not a header name"),
+            (r#"[""]"#, "\"\" is not a header name"),
+            (r#"["X-Tenant:"]"#, "is not a header name"),
+            (r#"["If-Match"]"#, "covers the precondition If-Match"),
+            (r#"["if-range"]"#, "covers the precondition if-range"),
+            (r#"["X-Tenant", "x-tenant"]"#, "x-tenant is named twice"),
+        ] {
+            let err = expand_str(&format!(
+                r#"#[OpenApi]
+                impl Api {{
+                    #[idempotent(fingerprint_headers = {headers})]
+                    #[oai(path = "/pay", method = "post", operation_id = "pay")]
+                    async fn pay(&self) -> Recorded<Paid> {{}}
+                }}"#
+            ))
+            .unwrap_err();
+
+            assert!(err.contains(expected), "{headers}: {err}");
+        }
+    }
+
+    #[test]
+    fn every_token_character_may_name_a_header() {
+        let out = expand_str(
+            r#"#[OpenApi]
+            impl Api {
+                #[idempotent(fingerprint_headers = ["Az09!#$%&'*+-.^_`|~"])]
+                #[oai(path = "/pay", method = "post", operation_id = "pay")]
+                async fn pay(&self) -> Recorded<Paid> {}
+            }"#,
+        );
+
+        assert!(out.is_ok(), "{out:?}");
     }
 
     #[test]

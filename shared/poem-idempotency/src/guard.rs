@@ -7,7 +7,8 @@
 //! 2. validates the key (400 when malformed) and scopes it to the caller (the principal the
 //!    authentication step proved, else the client address), the method and the route template;
 //! 3. buffers the body (through the host's body limit) and fingerprints it with the query
-//!    string and the concrete path;
+//!    string, the concrete path, the preconditions (`If-Match`...) and the headers the
+//!    operation declared part of its request;
 //! 4. claims the key in the store in one atomic step, which either wins the right to execute,
 //!    or finds the completed response (replayed, 1 round trip), a different payload (422), or
 //!    the original still running (wait up to `lock_wait`, then replay or 409);
@@ -33,7 +34,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::FutureExt as _;
-use poem::http::{HeaderMap, HeaderValue, StatusCode, header};
+use poem::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use poem::{Body, Endpoint, IntoResponse, PathPattern, Request, Response};
 use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
@@ -212,6 +213,9 @@ pub struct GuardOptions {
     /// it an [`crate::OutcomeRecorder`] and answers with another execution's committed outcome
     /// when the handler met one.
     pub durable: bool,
+    /// Headers that belong to the operation's request besides the preconditions, which every
+    /// fingerprint covers (`["X-Tenant"]`): the same key with another value is another request.
+    pub fingerprint_headers: &'static [&'static str],
 }
 
 impl GuardOptions {
@@ -222,11 +226,13 @@ impl GuardOptions {
                 key_required,
                 on_store_failure,
                 effect,
+                fingerprint_headers,
             } => Some(Self {
                 key_required,
                 on_store_failure,
                 secured,
                 durable: effect.is_durable(),
+                fingerprint_headers,
             }),
             Intent::NonIdempotent { .. } => None,
         }
@@ -239,10 +245,24 @@ pub fn idempotent<E: Endpoint + 'static>(endpoint: E) -> Guard<E> {
 }
 
 /// Wraps an operation with explicit options.
+///
+/// # Panics
+///
+/// When one of `options.fingerprint_headers` is not a header name: a wiring mistake, met while
+/// the routes are built (`#[idempotent(fingerprint_headers = [...])]` refuses it at compile time).
 pub fn guard<E: Endpoint + 'static>(endpoint: E, options: GuardOptions) -> Guard<E> {
+    let fingerprint_headers = options
+        .fingerprint_headers
+        .iter()
+        .map(|name| {
+            HeaderName::from_bytes(name.as_bytes())
+                .unwrap_or_else(|_| panic!("fingerprint_headers: {name:?} is not a header name"))
+        })
+        .collect();
     Guard {
         inner: Arc::new(endpoint),
         options,
+        fingerprint_headers,
     }
 }
 
@@ -265,6 +285,8 @@ pub struct Guard<E> {
     // Shared with the task that runs a claimed execution, which may outlive the connection.
     inner: Arc<E>,
     options: GuardOptions,
+    /// `options.fingerprint_headers`, parsed once (and so in lower case).
+    fingerprint_headers: Box<[HeaderName]>,
 }
 
 /// What happened to a keyed request; recorded on the request span as `idempotency`.
@@ -340,14 +362,23 @@ impl<E: Endpoint + 'static> Guard<E> {
         let body = crate::buffer::whole(req.take_body()).await?;
         // The concrete path joins the query in the fingerprint: the scope uses the route
         // template, so `PUT /things/1` and `PUT /things/2` under one key must differ here.
-        // (`original_uri`: a nested route sees only the rest of the path in `uri`.)
+        // (`original_uri`: a nested route sees only the rest of the path in `uri`.) The
+        // preconditions join them: `If-Match: "v3"` under the key of `If-Match: "v1"` is not a
+        // retry, and must not be answered with the first request's answer.
         let uri = req.original_uri();
-        let content_type = req
-            .headers()
+        let headers = req.headers();
+        let content_type = headers
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok());
         let query = uri.query().unwrap_or_default();
-        let fingerprint = Fingerprint::of_target(&body, content_type, uri.path(), query);
+        let fingerprint = Fingerprint::of_request(
+            &body,
+            content_type,
+            uri.path(),
+            query,
+            headers,
+            &self.fingerprint_headers,
+        );
         req.set_body(body);
 
         let settings = &layer.settings;
@@ -1072,6 +1103,7 @@ mod tests {
             key_required: true,
             on_store_failure: OnStoreFailure::Reject,
             effect: crate::intent::Effect::OutsideDatabase("a test effect"),
+            fingerprint_headers: &["X-Tenant"],
         };
 
         assert_eq!(
@@ -1081,6 +1113,7 @@ mod tests {
                 on_store_failure: OnStoreFailure::Reject,
                 secured: true,
                 durable: false,
+                fingerprint_headers: &["X-Tenant"],
             })
         );
         assert_eq!(
@@ -1105,6 +1138,7 @@ mod tests {
             key_required: false,
             on_store_failure: OnStoreFailure::Execute,
             effect: crate::intent::Effect::OutsideDatabase("a test effect"),
+            fingerprint_headers: &[],
         };
         let client = TestClient::new(
             Route::new()
@@ -1290,6 +1324,98 @@ mod tests {
         );
     }
 
+    /// A layer over `created` at `PUT /things`, whose requests carry `X-Tenant` too.
+    fn tenant_route() -> (TestClient<impl Endpoint>, Arc<Idempotency>) {
+        let layer = Arc::new(Idempotency::in_process(IdempotencySettings::default()));
+        let options = GuardOptions {
+            fingerprint_headers: &["X-Tenant"],
+            ..GuardOptions::default()
+        };
+        let endpoint = Route::new()
+            .at("/things", poem::put(guard(created, options)))
+            .data(Arc::clone(&layer));
+        (TestClient::new(endpoint), layer)
+    }
+
+    /// The same keyed PUT of the same body, with `headers`.
+    async fn put_with(
+        client: &TestClient<impl Endpoint>,
+        headers: &[(&'static str, &'static str)],
+    ) -> poem::test::TestResponse {
+        let mut request = client
+            .put("/things")
+            .header(IDEMPOTENCY_KEY, "k")
+            .body_json(&serde_json::json!({ "name": "lamp" }));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.send().await
+    }
+
+    #[tokio::test]
+    async fn the_same_key_with_the_same_if_match_replays() {
+        let (client, layer) = tenant_route();
+        put_with(&client, &[("if-match", "\"v1\"")])
+            .await
+            .assert_status_is_ok();
+
+        let retry = put_with(&client, &[("if-match", "\"v1\"")]).await;
+
+        retry.assert_status_is_ok();
+        retry.assert_header(IDEMPOTENT_REPLAY, "true");
+        assert_eq!(layer.metrics().executed, 1);
+    }
+
+    #[tokio::test]
+    async fn the_same_key_with_another_if_match_is_a_422_and_executes_nothing() {
+        let (client, layer) = tenant_route();
+        put_with(&client, &[("if-match", "\"v1\"")])
+            .await
+            .assert_status_is_ok();
+
+        let reuse = put_with(&client, &[("if-match", "\"v3\"")]).await;
+
+        reuse.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+        reuse.assert_content_type("application/problem+json");
+        let metrics = layer.metrics();
+        assert_eq!((metrics.executed, metrics.key_reuse), (1, 1));
+    }
+
+    #[tokio::test]
+    async fn an_if_match_added_under_a_key_first_sent_without_one_is_a_422() {
+        let (client, layer) = tenant_route();
+        put_with(&client, &[]).await.assert_status_is_ok();
+
+        let reuse = put_with(&client, &[("if-match", "\"v1\"")]).await;
+
+        reuse.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(layer.metrics().executed, 1);
+    }
+
+    #[tokio::test]
+    async fn the_same_key_with_another_value_of_a_declared_header_is_a_422() {
+        let (client, layer) = tenant_route();
+        put_with(&client, &[("x-tenant", "t1")])
+            .await
+            .assert_status_is_ok();
+
+        let reuse = put_with(&client, &[("x-tenant", "t2")]).await;
+
+        reuse.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(layer.metrics().executed, 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "fingerprint_headers: \"X Tenant\" is not a header name")]
+    fn a_declared_header_that_is_no_header_name_fails_when_the_route_is_built() {
+        let options = GuardOptions {
+            fingerprint_headers: &["X Tenant"],
+            ..GuardOptions::default()
+        };
+
+        let _ = guard(created, options);
+    }
+
     /// Durable operations through the guard, on SQLite: what a retry gets when the store no
     /// longer has the answer (a process that died after its commit, a failover, a flush).
     #[cfg(feature = "durable")]
@@ -1402,6 +1528,7 @@ mod tests {
             on_store_failure: OnStoreFailure::Execute,
             secured: false,
             durable: true,
+            fingerprint_headers: &[],
         };
 
         /// A fresh layer (an empty store) over `database`'s outcomes, and a client of it.
@@ -1488,6 +1615,38 @@ mod tests {
             assert_eq!(layer.metrics().key_reuse, 1);
             // The key was released: a request with the first payload gets the first answer.
             send(&survivor, "/things", json!({ "a": 1 }))
+                .await
+                .assert_header(IDEMPOTENT_REPLAY, "true");
+        }
+
+        async fn send_if_match(
+            client: &TestClient<impl Endpoint>,
+            if_match: &'static str,
+        ) -> poem::test::TestResponse {
+            client
+                .post("/things")
+                .header(IDEMPOTENCY_KEY, "k")
+                .header(header::IF_MATCH, if_match)
+                .body_json(&json!({ "a": 1 }))
+                .send()
+                .await
+        }
+
+        #[tokio::test]
+        async fn another_precondition_under_a_key_the_database_holds_is_a_422() {
+            let database = TestDatabase::create().await;
+            let (first_instance, _) = instance(&database);
+            send_if_match(&first_instance, "\"v1\"")
+                .await
+                .assert_status_is_ok();
+            let (survivor, layer) = instance(&database);
+
+            let reuse = send_if_match(&survivor, "\"v3\"").await;
+
+            reuse.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+            assert_eq!(database.effects().await, 1);
+            assert_eq!(layer.metrics().key_reuse, 1);
+            send_if_match(&survivor, "\"v1\"")
                 .await
                 .assert_header(IDEMPOTENT_REPLAY, "true");
         }

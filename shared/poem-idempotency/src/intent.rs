@@ -15,6 +15,9 @@ pub enum Intent {
         on_store_failure: OnStoreFailure,
         /// Where the operation's effect lands, and so whether its answer is committed with it.
         effect: Effect,
+        /// Headers that belong to the request besides its body, target and preconditions
+        /// (`["X-Tenant"]`): the same key with another value of one is another request (422).
+        fingerprint_headers: &'static [&'static str],
     },
     /// Deliberately not deduplicated, for the stated reason.
     NonIdempotent {
@@ -68,6 +71,7 @@ impl Intent {
         key_required: false,
         on_store_failure: OnStoreFailure::Execute,
         effect: Effect::Database,
+        fingerprint_headers: &[],
     };
 
     /// Whether the operation must commit its answer with its effect (and so return
@@ -199,6 +203,7 @@ mod tests {
                     key_required: false,
                     on_store_failure: OnStoreFailure::Execute,
                     effect: Effect::OutsideDatabase(what),
+                    fingerprint_headers: &[],
                 })
             });
             assert!(checked.is_err(), "{what:?} says nothing");
@@ -211,6 +216,7 @@ mod tests {
             key_required: false,
             on_store_failure: OnStoreFailure::Execute,
             effect: Effect::OutsideDatabase("a mail"),
+            fingerprint_headers: &[],
         };
 
         assert!(Intent::IDEMPOTENT.is_durable());

@@ -9,8 +9,9 @@
 //! - [`ScopeKey`] is what the store is keyed by. A client key is only unique *per caller and per
 //!   operation*, so the key is scoped to (subject, method, route template, client key); two users
 //!   picking the same UUID never see each other's responses.
-//! - [`Fingerprint`] is what a retry must match. Reusing a key with a different payload is a
-//!   client bug that must be reported, not answered with the first payload's response.
+//! - [`Fingerprint`] is what a retry must match. Reusing a key with a different payload, or
+//!   with different preconditions (`If-Match`...), is a client bug that must be reported, not
+//!   answered with the first request's response.
 //!
 //! Both digests are SHA-256 over a *length-prefixed* encoding of their inputs. Joining fields
 //! with a separator (`a|b`) is ambiguous as soon as a field may contain the separator, and an
@@ -20,6 +21,7 @@
 
 use std::fmt;
 
+use poem::http::{HeaderMap, HeaderName, header};
 use sha2::{Digest, Sha256};
 
 /// The longest client key accepted, in characters (after unquoting).
@@ -198,13 +200,14 @@ impl fmt::Debug for ScopeKey {
     }
 }
 
-/// What a retry's payload must match: SHA-256 of the query string and the body.
+/// What a retry's request must match: SHA-256 of the target (path and query), the body and the
+/// preconditions.
 ///
 /// JSON bodies are hashed in a canonical form, because clients legitimately re-serialize a
 /// payload between attempts (different key order, whitespace) and that must not be mistaken
-/// for a different request. Everything else, including the query string, is hashed exactly as
-/// sent: reordering query parameters can change their meaning for some handlers, so only the
-/// handler could decide they are equivalent.
+/// for a different request. Everything else, including the query string and the headers, is
+/// hashed exactly as sent: reordering query parameters can change their meaning for some
+/// handlers, so only the handler could decide they are equivalent.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Fingerprint([u8; 32]);
 
@@ -230,8 +233,41 @@ impl Fingerprint {
         )
     }
 
+    /// [`Fingerprint::of_target`] of a request that sent `headers`: the values of its
+    /// [`PRECONDITION_HEADERS`], then of the headers the operation `declared` part of its request,
+    /// are covered too, as sent.
+    ///
+    /// Each header the request sent adds its name and its value (several lines of one name
+    /// joined in order with `, `, one list as RFC 9110 combines them), both framed; a header
+    /// not sent adds nothing, so an empty one differs from none, and a request that sent none
+    /// of them has the fingerprint of its target and body alone: the one every earlier version
+    /// stored, which its retry still matches.
+    pub fn of_request(
+        body: &[u8],
+        content_type: Option<&str>,
+        path: &str,
+        query: &str,
+        headers: &HeaderMap,
+        declared: &[HeaderName],
+    ) -> Fingerprint {
+        let mut hasher = Self::hasher_of_parts(
+            body,
+            content_type,
+            &[path.as_bytes(), b"?", query.as_bytes()],
+        );
+        for name in PRECONDITION_HEADERS.iter().chain(declared) {
+            update_header(&mut hasher, name, headers);
+        }
+        Fingerprint(finish(hasher))
+    }
+
     /// The digest with the target given as consecutive `target` pieces, framed as one field.
     fn of_parts(body: &[u8], content_type: Option<&str>, target: &[&[u8]]) -> Fingerprint {
+        Fingerprint(finish(Self::hasher_of_parts(body, content_type, target)))
+    }
+
+    /// The hasher fed with the tag, the target (its pieces framed as one field) and the body.
+    fn hasher_of_parts(body: &[u8], content_type: Option<&str>, target: &[&[u8]]) -> Sha256 {
         let canonical = content_type
             .filter(|ct| is_json(ct))
             .and_then(|_| canonical_json(body));
@@ -243,7 +279,7 @@ impl Fingerprint {
             hasher.update(piece);
         }
         update_framed(&mut hasher, canonical.as_deref().unwrap_or(body));
-        Fingerprint(finish(hasher))
+        hasher
     }
 
     /// The 32 raw digest bytes.
@@ -260,6 +296,41 @@ impl Fingerprint {
 impl fmt::Debug for Fingerprint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Fingerprint({})", self.to_hex())
+    }
+}
+
+/// The conditional request headers of RFC 9110 (§13.1), which every fingerprint covers: the same
+/// key with another precondition asks another question (`If-Match: "v3"` after `"v1"`), and the
+/// first request's answer is not its answer.
+pub static PRECONDITION_HEADERS: [HeaderName; 5] = [
+    header::IF_MATCH,
+    header::IF_NONE_MATCH,
+    header::IF_MODIFIED_SINCE,
+    header::IF_UNMODIFIED_SINCE,
+    header::IF_RANGE,
+];
+
+/// What joins the lines of one header into one value (RFC 9110 §5.3).
+const LIST_SEPARATOR: &[u8] = b", ";
+
+/// Feeds the header `name` into `hasher` when `headers` has it: its name framed, then its lines
+/// joined by [`LIST_SEPARATOR`] framed as one value; nothing when it is absent.
+fn update_header(hasher: &mut Sha256, name: &HeaderName, headers: &HeaderMap) {
+    let lines = headers.get_all(name);
+    let (count, bytes) = lines.iter().fold((0, 0), |(count, bytes), line| {
+        (count + 1, bytes + line.len())
+    });
+    if count == 0 {
+        return;
+    }
+    update_framed(hasher, name.as_str().as_bytes());
+    let length = bytes + LIST_SEPARATOR.len() * (count - 1);
+    hasher.update((length as u64).to_be_bytes());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            hasher.update(LIST_SEPARATOR);
+        }
+        hasher.update(line.as_bytes());
     }
 }
 
@@ -720,6 +791,150 @@ mod tests {
             fingerprint.to_hex(),
             "50fdf8859ae66bec29482d8d9ec3dba79a75344d41b21ce08f87c30724a8f6c3"
         );
+    }
+
+    const KNOWN_BODY: &[u8] = br#"{"b":[1,2],"a":{"y":"\"","x":1.5}}"#;
+
+    /// A header map with `lines`, in order.
+    fn headers(lines: &[(&str, &str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in lines {
+            headers.append(
+                HeaderName::from_bytes(name.as_bytes()).expect("a header name"),
+                value.parse().expect("a header value"),
+            );
+        }
+        headers
+    }
+
+    /// The fingerprint of `PUT /things/1` with `{"a":1}`, its headers `lines`, declaring none.
+    fn with_headers(lines: &[(&str, &str)]) -> Fingerprint {
+        Fingerprint::of_request(br#"{"a":1}"#, JSON, "/things/1", "", &headers(lines), &[])
+    }
+
+    #[test]
+    fn a_request_without_preconditions_has_the_fingerprint_earlier_versions_stored() {
+        let others = headers(&[
+            ("content-type", "application/json"),
+            ("authorization", "Bearer t"),
+            ("idempotency-key", "k"),
+            ("x-tenant", "t1"),
+        ]);
+
+        let fingerprint =
+            Fingerprint::of_request(KNOWN_BODY, JSON, "/things/1", "q=1", &others, &[]);
+
+        // What the guard hashed before preconditions were covered: a retry across the upgrade
+        // still matches. SHA-256 of the tag, the target `/things/1?q=1` and the canonical body,
+        // each framed: computed outside this crate (Python's hashlib).
+        assert_eq!(
+            fingerprint,
+            Fingerprint::of_target(KNOWN_BODY, JSON, "/things/1", "q=1")
+        );
+        assert_eq!(
+            fingerprint.to_hex(),
+            "f9fa73b9522d588c37f15fa434918412ba393defcf2545888358beb1297e8f81"
+        );
+    }
+
+    #[test]
+    fn the_fingerprint_of_a_known_request_with_preconditions_never_changes() {
+        let sent = headers(&[
+            ("if-none-match", "\"a\""),
+            ("x-tenant", "t1"),
+            ("if-match", "\"v1\""),
+            ("if-none-match", "\"b\""),
+        ]);
+        let declared = [HeaderName::from_static("x-tenant")];
+
+        let fingerprint =
+            Fingerprint::of_request(KNOWN_BODY, JSON, "/things/1", "q=1", &sent, &declared);
+
+        // The same hash fed, after the body, with the framed name (lower case) and value of
+        // each header sent, preconditions in the order of RFC 9110 then the declared ones:
+        // `if-match` `"v1"`, `if-none-match` `"a", "b"` (its two lines, one list),
+        // `x-tenant` `t1`. Computed outside this crate (Python's hashlib).
+        assert_eq!(
+            fingerprint.to_hex(),
+            "e3f748ee44e9fc93e86fee94bbd23a505c1acffdf3d8cf8a29db8ea83ae0b714"
+        );
+    }
+
+    #[test]
+    fn the_same_preconditions_share_a_fingerprint() {
+        assert_eq!(
+            with_headers(&[("if-match", "\"v1\"")]),
+            with_headers(&[("if-match", "\"v1\"")])
+        );
+    }
+
+    #[test]
+    fn another_value_of_any_precondition_is_another_request() {
+        for precondition in &PRECONDITION_HEADERS {
+            let name = precondition.as_str();
+
+            assert_ne!(
+                with_headers(&[(name, "\"v1\"")]),
+                with_headers(&[(name, "\"v3\"")]),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_precondition_added_or_left_out_is_another_request() {
+        for precondition in &PRECONDITION_HEADERS {
+            let name = precondition.as_str();
+
+            assert_ne!(
+                with_headers(&[]),
+                with_headers(&[(name, "\"v1\"")]),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_precondition_is_not_an_absent_one() {
+        assert_ne!(with_headers(&[]), with_headers(&[("if-match", "")]));
+    }
+
+    #[test]
+    fn one_value_under_another_precondition_is_another_request() {
+        assert_ne!(
+            with_headers(&[("if-match", "\"v1\"")]),
+            with_headers(&[("if-none-match", "\"v1\"")])
+        );
+    }
+
+    #[test]
+    fn several_lines_of_a_precondition_are_one_list_in_their_order() {
+        let two_lines = with_headers(&[("if-match", "\"a\""), ("if-match", "\"b\"")]);
+
+        assert_eq!(two_lines, with_headers(&[("if-match", "\"a\", \"b\"")]));
+        assert_ne!(
+            two_lines,
+            with_headers(&[("if-match", "\"b\""), ("if-match", "\"a\"")])
+        );
+        assert_ne!(two_lines, with_headers(&[("if-match", "\"a\"")]));
+    }
+
+    #[test]
+    fn a_declared_header_is_covered_and_an_undeclared_one_is_not() {
+        let fingerprint = |tenant: &str, declared: &[HeaderName]| {
+            Fingerprint::of_request(
+                b"",
+                None,
+                "/things",
+                "",
+                &headers(&[("x-tenant", tenant)]),
+                declared,
+            )
+        };
+        let tenant = [HeaderName::from_static("x-tenant")];
+
+        assert_ne!(fingerprint("t1", &tenant), fingerprint("t2", &tenant));
+        assert_eq!(fingerprint("t1", &[]), fingerprint("t2", &[]));
     }
 
     /// JSON does not say whether `1` and `1.0` are one number; handlers may not agree either (an

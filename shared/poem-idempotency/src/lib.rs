@@ -3,7 +3,7 @@
 //! ## The crate's parts
 //!
 //! - [`key`]: parsing the header, scoping a key to (caller, method, route template), and
-//!   fingerprinting a request's payload;
+//!   fingerprinting a request's payload and preconditions;
 //! - [`store`]: the record store, in process or in Redis, with atomic claim / complete /
 //!   release / renew fenced by lease tokens, and its conformance suite;
 //! - [`guard`]: the endpoint a poem-openapi `transform` wraps an operation with, and the

@@ -3,7 +3,8 @@
 //! poem-openapi has no per-operation extensions, so the finished document is post-processed:
 //!
 //! - every declared operation gets `x-idempotency`: `{"intent": "idempotent", "retention":
-//!   "PT24H", "keyRequired": false, "onStoreFailure": "execute"}` or `{"intent":
+//!   "PT24H", "keyRequired": false, "onStoreFailure": "execute"}` (and `"fingerprintHeaders":
+//!   ["X-Tenant"]` when it declares headers part of its request) or `{"intent":
 //!   "non-idempotent", "justification": "..."}`;
 //! - idempotent operations also get the `Idempotency-Key` header parameter, the 409 and 422
 //!   problem responses (and 503 when they fail closed), and the `X-Idempotent-Replay` header on
@@ -50,6 +51,10 @@ pub enum Declaration {
         /// What the operation does instead, when its effect is not in the database.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         effect_outside_database: Option<String>,
+        /// Headers that belong to the request besides the preconditions, which always do: the
+        /// same key with another value of one answers 422.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fingerprint_headers: Vec<String>,
     },
     /// `#[non_idempotent("why")]`: every request executes.
     #[serde(rename = "non-idempotent")]
@@ -192,6 +197,7 @@ fn document_idempotent(
         key_required,
         on_store_failure,
         effect,
+        fingerprint_headers,
     } = intent
     else {
         return;
@@ -206,6 +212,10 @@ fn document_idempotent(
         on_store_failure,
         durable: effect.is_durable(),
         effect_outside_database: outside_database.map(str::to_owned),
+        fingerprint_headers: fingerprint_headers
+            .iter()
+            .map(|name| (*name).to_owned())
+            .collect(),
     };
     operation.insert(EXTENSION.into(), declaration.to_value());
     let description = format!(
@@ -213,11 +223,12 @@ fn document_idempotent(
          ASCII characters, bare or as a quoted string, e.g. a UUID) and reuse it on every retry. \
          A retry with the same key and the same request gets the first response back, marked \
          `X-Idempotent-Replay: true`, without executing again, for {} after the first response. \
-         The same key with a different body, query or path answers 422. A retry while the first \
-         request still runs waits up to {} for its response, then answers 409 with `Retry-After`. \
-         Failed responses are not kept, so a retry after an error executes. Keys are scoped to \
-         the caller and this operation. A blank value counts as no key.{}",
+         {} A retry while the first request still runs waits up to {} for its response, then \
+         answers 409 with `Retry-After`. Failed responses are not kept, so a retry after an \
+         error executes. Keys are scoped to the caller and this operation. A blank value counts \
+         as no key.{}",
         humanize(settings.retention),
+        another_request(fingerprint_headers),
         humanize(settings.lock_wait),
         if key_required {
             " Required: a request without a key answers 400."
@@ -304,6 +315,24 @@ fn document_idempotent(
             ProblemKind::StoreUnavailable.detail(),
         );
     }
+}
+
+/// What makes a request under a used key another request (and so a 422), as the key's
+/// description says it: another payload or target, another precondition (every one in
+/// [`crate::key::PRECONDITION_HEADERS`]), or another value of a header the operation declared.
+fn another_request(fingerprint_headers: &[&str]) -> String {
+    let declared = match fingerprint_headers {
+        [] => String::new(),
+        names => {
+            let names: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+            format!(" or {}", names.join(", "))
+        }
+    };
+    format!(
+        "The same key with a different body, query or path, or with a precondition \
+         (`If-Match`, `If-None-Match`, `If-Modified-Since`, `If-Unmodified-Since`, \
+         `If-Range`){declared} added, changed or dropped, answers 422."
+    )
 }
 
 /// `24h`, `5s`, `1m 30s`: durations as the descriptions state them.
@@ -447,6 +476,7 @@ mod tests {
                     key_required: true,
                     on_store_failure: OnStoreFailure::Reject,
                     effect: Effect::OutsideDatabase("sends a payment order"),
+                    fingerprint_headers: &["X-Tenant", "X-Region"],
                 },
             },
             OperationIntent {
@@ -518,6 +548,47 @@ mod tests {
         let header = pay["parameters"][0]["description"].as_str().unwrap();
         assert!(header.contains("(sends a payment order)"), "{header}");
         assert!(header.contains("a retry executes again"), "{header}");
+    }
+
+    #[test]
+    fn a_retry_with_another_precondition_is_said_to_answer_422() {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        let create = &doc["paths"]["/a"]["post"];
+        let header = create["parameters"][0]["description"]
+            .as_str()
+            .unwrap()
+            .to_ascii_lowercase();
+
+        for precondition in &crate::key::PRECONDITION_HEADERS {
+            assert!(
+                header.contains(&format!("`{precondition}`")),
+                "{precondition}: {header}"
+            );
+        }
+        assert!(
+            header.contains("`if-range`) added, changed or dropped, answers 422."),
+            "{header}"
+        );
+        assert!(create["x-idempotency"].get("fingerprintHeaders").is_none());
+    }
+
+    #[test]
+    fn the_headers_an_operation_declared_part_of_its_request_are_named_in_the_extension_and_the_header_text()
+     {
+        let mut doc = document();
+        document_intents(&mut doc, &intents(), &IdempotencySettings::default());
+        let pay = &doc["paths"]["/d"]["post"];
+
+        assert_eq!(
+            pay["x-idempotency"]["fingerprintHeaders"],
+            json!(["X-Tenant", "X-Region"])
+        );
+        let header = pay["parameters"][0]["description"].as_str().unwrap();
+        assert!(
+            header.contains("`If-Range`) or `X-Tenant`, `X-Region` added, changed or dropped"),
+            "{header}"
+        );
     }
 
     #[test]
