@@ -314,14 +314,35 @@ impl Outcome {
     }
 }
 
+/// What is wrong when a guarded operation is reached without the layer, and the fix.
+const LAYER_MISSING: &str = "This operation is declared idempotent, but the service serves it \
+    without the idempotency layer, so it was not run: put the layer in the request data of the \
+    route that serves it, e.g. `.data(Arc::new(Idempotency::in_process(settings)))` \
+    (poem_idempotency::Idempotency).";
+
+/// The answer of a guarded operation reached without the layer: a 500 problem naming the fix.
+fn layer_missing() -> Response {
+    let problem = serde_json::json!({
+        "type": "/problems/idempotency-layer-missing",
+        "title": "Idempotency layer missing",
+        "status": 500,
+        "detail": LAYER_MISSING,
+    });
+    Response::builder()
+        .status(StatusCode::INTERNAL_SERVER_ERROR)
+        .content_type(crate::host::PROBLEM_JSON)
+        .body(problem.to_string())
+}
+
 impl<E: Endpoint + 'static> Endpoint for Guard<E> {
     type Output = Response;
 
     async fn call(&self, req: Request) -> poem::Result<Response> {
         let Some(layer) = req.data::<Arc<Idempotency>>().cloned() else {
-            // A wiring mistake, not a client error: say so loudly, keep serving.
-            tracing::error!("an idempotent operation ran without the idempotency layer installed");
-            return self.inner.call(req).await.map(IntoResponse::into_response);
+            // A wiring mistake: running unguarded would break the operation's promise without a
+            // sign, so it does not run, and the answer says how to fix it.
+            tracing::error!("{LAYER_MISSING}");
+            return Ok(layer_missing());
         };
         if self.options.secured {
             // The same refusal the operation's security scheme gives, decided from the same
@@ -992,6 +1013,42 @@ mod tests {
             _ = first => panic!("the first request finished before its duplicate"),
             answered = duplicate => answered,
         }
+    }
+
+    /// Counts the requests that reach it.
+    #[derive(Clone, Default)]
+    struct Reached(Arc<std::sync::atomic::AtomicUsize>);
+
+    #[handler]
+    fn counted(reached: poem::web::Data<&Reached>) -> Json<serde_json::Value> {
+        reached.0.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Json(serde_json::json!({ "created": true }))
+    }
+
+    #[tokio::test]
+    async fn a_guarded_operation_without_the_layer_answers_500_naming_the_fix_and_does_not_run() {
+        let reached = Reached::default();
+        let client = TestClient::new(
+            Route::new()
+                .at("/things", post(idempotent(counted)))
+                .data(reached.clone()),
+        );
+
+        let response = client
+            .post("/things")
+            .header(IDEMPOTENCY_KEY, "k")
+            .send()
+            .await;
+
+        response.assert_status(StatusCode::INTERNAL_SERVER_ERROR);
+        response.assert_content_type("application/problem+json");
+        let problem: serde_json::Value = response.0.into_body().into_json().await.unwrap();
+        assert_eq!(problem["type"], "/problems/idempotency-layer-missing");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(".data(Arc::new(Idempotency::"),
+            "{problem}"
+        );
+        assert_eq!(reached.0.load(std::sync::atomic::Ordering::SeqCst), 0);
     }
 
     #[tokio::test(start_paused = true)]
