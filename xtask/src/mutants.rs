@@ -104,6 +104,12 @@ pub fn run(root: &Path, scope: &Scope) -> anyhow::Result<()> {
     );
     // cargo-mutants exits non-zero when a mutant is missed or times out: the score decides.
     let status = command.status().context("cargo mutants")?;
+    // Except when the tests fail with no mutant at all: then nothing was measured.
+    ensure!(
+        status.code() != Some(CLEAN_TESTS_FAILED),
+        "the crate's tests fail without any mutation, so no mutant was tested \
+         (target/mutants/mutants.out/log/baseline.log)"
+    );
     let outcomes = Outcomes::read(&output_dir.join("mutants.out/outcomes.json"))?;
     println!(
         "mutants: {} caught, {} missed, {} timed out, {} unviable: score {:.1} %",
@@ -131,6 +137,9 @@ pub fn run(root: &Path, scope: &Scope) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// cargo-mutants's exit code when the unmutated tree's tests fail.
+const CLEAN_TESTS_FAILED: i32 = 4;
 
 fn cargo_program() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
