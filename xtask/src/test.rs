@@ -622,8 +622,10 @@ fn adopt(root: &Path) -> anyhow::Result<()> {
     // The new module's own tests, and the race of every unsafe operation (the new module's
     // among them, ADR 0018), on PostgreSQL too.
     run_command(
-        in_copy(&["test", "-p", "e2e", "--test", "e2e", "--", "orders::", "races::"])
-            .env("TEST_DATABASE_URL", postgres_url()),
+        in_copy(&[
+            "test", "-p", "e2e", "--test", "e2e", "--", "orders::", "races::",
+        ])
+        .env("TEST_DATABASE_URL", postgres_url()),
     )?;
     forget_the_copys_builds(root, &target)
 }
