@@ -20,6 +20,7 @@
 
 pub mod answers;
 mod conditional_headers;
+mod entity_tag;
 pub mod intents;
 mod location;
 mod precondition;
@@ -27,7 +28,8 @@ mod sort;
 mod unique;
 
 pub use conditional_headers::{IfMatch, IfNoneMatch};
+pub use entity_tag::EntityTag;
 pub use location::created_location;
-pub use precondition::{EntityTag, Preconditions, conditional_write};
+pub use precondition::{Preconditions, conditional_write};
 pub use sort::{Sort, SortField, contains_pattern};
 pub use unique::{UniqueField, database_error};

@@ -1,120 +1,10 @@
-//! Entity tags and the conditional requests of RFC 9110 §13.
-
-use std::fmt;
+//! The conditional requests of RFC 9110 §13, and writes made under them.
 
 use kernel::{AppError, AppResult};
-use poem::http::{HeaderMap, header};
+use poem::http::HeaderMap;
 
 use crate::conditional_headers::{IfMatch, IfNoneMatch};
-
-/// An entity tag: opaque text between double quotes, strong or weak (`W/"..."`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntityTag {
-    weak: bool,
-    opaque: String,
-}
-
-impl EntityTag {
-    /// The strong tag of an entity's version: `"v3"`. Versions only grow, so a tag is never
-    /// reused for other content.
-    pub fn of_version(version: i64) -> Self {
-        Self {
-            weak: false,
-            opaque: format!("v{version}"),
-        }
-    }
-
-    /// The version a strong tag made by [`Self::of_version`] stands for.
-    pub fn version(&self) -> Option<i64> {
-        if self.weak {
-            return None;
-        }
-        self.opaque.strip_prefix('v')?.parse().ok()
-    }
-
-    /// RFC 9110 §8.8.3.2: equal and both strong.
-    fn strong_eq(&self, other: &EntityTag) -> bool {
-        !self.weak && !other.weak && self.opaque == other.opaque
-    }
-
-    /// RFC 9110 §8.8.3.2: equal opaque tags, weak or not.
-    fn weak_eq(&self, other: &EntityTag) -> bool {
-        self.opaque == other.opaque
-    }
-}
-
-/// The header value: `"v3"` or `W/"v3"`.
-impl fmt::Display for EntityTag {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.weak {
-            f.write_str("W/")?;
-        }
-        write!(f, "\"{}\"", self.opaque)
-    }
-}
-
-/// `If-Match` or `If-None-Match`: `*`, or a list of tags.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Condition {
-    Any,
-    Tags(Vec<EntityTag>),
-}
-
-impl Condition {
-    /// Every line of `name`, as one list. `Ok(None)` when the header is absent.
-    pub(crate) fn parse(headers: &HeaderMap, name: header::HeaderName) -> AppResult<Option<Self>> {
-        let mut lines = headers.get_all(&name).iter().peekable();
-        if lines.peek().is_none() {
-            return Ok(None);
-        }
-        let invalid = || {
-            AppError::Invalid(format!(
-                "`{name}` must be `*` or a list of entity tags such as `\"v3\"`."
-            ))
-        };
-        let mut tags = Vec::new();
-        let mut any = false;
-        for line in lines {
-            let mut rest = line.to_str().map_err(|_| invalid())?;
-            loop {
-                rest = rest.trim_start_matches([' ', '\t', ',']);
-                if rest.is_empty() {
-                    break;
-                }
-                if let Some(after) = rest.strip_prefix('*') {
-                    any = true;
-                    rest = after;
-                    continue;
-                }
-                let (weak, quoted) = match rest.strip_prefix("W/") {
-                    Some(after) => (true, after),
-                    None => (false, rest),
-                };
-                let quoted = quoted.strip_prefix('"').ok_or_else(invalid)?;
-                let end = quoted.find('"').ok_or_else(invalid)?;
-                let opaque = &quoted[..end];
-                // etagc (RFC 9110 §8.8.3): visible characters but `"`, and obs-text.
-                if opaque.bytes().any(|b| b < 0x21 || b == 0x7f) {
-                    return Err(invalid());
-                }
-                tags.push(EntityTag {
-                    weak,
-                    opaque: opaque.to_owned(),
-                });
-                rest = &quoted[end + 1..];
-                if !(rest.is_empty() || rest.starts_with([' ', '\t', ','])) {
-                    return Err(invalid());
-                }
-            }
-        }
-        match (any, tags.is_empty()) {
-            (true, true) => Ok(Some(Self::Any)),
-            (true, false) => Err(invalid()),
-            // `#entity-tag` may be an empty list (RFC 9110 §5.6.1): a condition no tag meets.
-            (false, _) => Ok(Some(Self::Tags(tags))),
-        }
-    }
-}
+use crate::entity_tag::{Condition, EntityTag};
 
 /// The conditions of one request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -160,37 +50,23 @@ impl Preconditions {
     /// Whether a write may proceed on the resource whose current tag is `current` (`None`:
     /// there is none): RFC 9110 §13.2.2, steps 1 and 3. `Err` is the 412.
     pub fn check_write(&self, current: Option<&EntityTag>) -> AppResult<()> {
-        if let Some(condition) = &self.if_match {
-            let holds = match (condition, current) {
-                (_, None) => false,
-                (Condition::Any, Some(_)) => true,
-                (Condition::Tags(tags), Some(current)) => {
-                    tags.iter().any(|tag| tag.strong_eq(current))
-                }
-            };
-            if !holds {
-                return Err(AppError::PreconditionFailed(match current {
-                    Some(current) => format!(
-                        "The resource changed since that version: its ETag is now {current}. \
-                         Read it again, then retry with the new ETag."
-                    ),
-                    None => "There is no such resource to change.".to_owned(),
-                }));
-            }
+        if let Some(condition) = &self.if_match
+            && !current.is_some_and(|current| condition.matches_strongly(current))
+        {
+            return Err(AppError::PreconditionFailed(match current {
+                Some(current) => format!(
+                    "The resource changed since that version: its ETag is now {current}. \
+                     Read it again, then retry with the new ETag."
+                ),
+                None => "There is no such resource to change.".to_owned(),
+            }));
         }
-        if let Some(condition) = &self.if_none_match {
-            let matches = match (condition, current) {
-                (_, None) => false,
-                (Condition::Any, Some(_)) => true,
-                (Condition::Tags(tags), Some(current)) => {
-                    tags.iter().any(|tag| tag.weak_eq(current))
-                }
-            };
-            if matches {
-                return Err(AppError::PreconditionFailed(
-                    "`If-None-Match` matches the resource's current version.".into(),
-                ));
-            }
+        if let Some(condition) = &self.if_none_match
+            && current.is_some_and(|current| condition.matches_weakly(current))
+        {
+            return Err(AppError::PreconditionFailed(
+                "`If-None-Match` matches the resource's current version.".into(),
+            ));
         }
         Ok(())
     }
@@ -205,11 +81,10 @@ impl Preconditions {
             }
             .check_write(Some(current))?;
         }
-        Ok(match &self.if_none_match {
-            None => false,
-            Some(Condition::Any) => true,
-            Some(Condition::Tags(tags)) => tags.iter().any(|tag| tag.weak_eq(current)),
-        })
+        Ok(self
+            .if_none_match
+            .as_ref()
+            .is_some_and(|condition| condition.matches_weakly(current)))
     }
 
     /// The one version `If-Match` names, when that is all the request conditions on: the write
@@ -271,7 +146,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use poem::http::HeaderValue;
+    use poem::http::{HeaderValue, header};
 
     use super::*;
 
@@ -289,12 +164,6 @@ mod tests {
 
     fn v(version: i64) -> EntityTag {
         EntityTag::of_version(version)
-    }
-
-    #[test]
-    fn a_version_tag_is_strong_and_quoted() {
-        assert_eq!(v(3).to_string(), "\"v3\"");
-        assert_eq!(v(3).version(), Some(3));
     }
 
     #[test]
