@@ -1,4 +1,4 @@
-//! The conditional requests of RFC 9110 §13, and writes made under them.
+//! The conditional requests of RFC 9110 §13: a request's conditions, and how they are met.
 
 use kernel::{AppError, AppResult};
 use poem::http::HeaderMap;
@@ -89,59 +89,12 @@ impl Preconditions {
 
     /// The one version `If-Match` names, when that is all the request conditions on: the write
     /// can then be a single conditional statement with no read before it.
-    fn single_version(&self) -> Option<i64> {
+    pub(crate) fn single_version(&self) -> Option<i64> {
         match (&self.if_match, &self.if_none_match) {
             (Some(Condition::Tags(tags)), None) if tags.len() == 1 => tags[0].version(),
             _ => None,
         }
     }
-}
-
-/// How often a conditional write re-reads after losing a race before giving up (409).
-const ATTEMPTS: usize = 3;
-
-/// Writes an entity under `preconditions`, with its version as the guard against lost updates.
-///
-/// `current()` reads the stored version (`None` when there is no such entity); `write(v)`
-/// writes only if the stored version is still `v`, in one statement (e.g.
-/// `UPDATE ... WHERE id = $1 AND version = $2 RETURNING ...`), and returns the written entity
-/// (`None` when the version was no longer `v`). Answers `Ok(None)` when there is no entity and
-/// the conditions allow that (the caller's 404), 412 when a condition fails, 409 when the
-/// entity kept changing under this write.
-///
-/// When `If-Match` names one version, the write goes first and nothing is read unless it fails
-/// (to tell the 404 from the 412). Otherwise the version is read, the conditions evaluated on
-/// it, and the write made conditional on that same version.
-pub async fn conditional_write<T, Current, Write>(
-    preconditions: &Preconditions,
-    current: impl Fn() -> Current,
-    write: impl Fn(i64) -> Write,
-) -> AppResult<Option<T>>
-where
-    Current: Future<Output = AppResult<Option<i64>>>,
-    Write: Future<Output = AppResult<Option<T>>>,
-{
-    if let Some(version) = preconditions.single_version() {
-        if let Some(written) = write(version).await? {
-            return Ok(Some(written));
-        }
-        let current = current().await?.map(EntityTag::of_version);
-        preconditions.check_write(current.as_ref())?;
-        // The version matched after all: it was written back to it meanwhile. Go the long way.
-    }
-    for _ in 0..ATTEMPTS {
-        let Some(version) = current().await? else {
-            preconditions.check_write(None)?;
-            return Ok(None);
-        };
-        preconditions.check_write(Some(&EntityTag::of_version(version)))?;
-        if let Some(written) = write(version).await? {
-            return Ok(Some(written));
-        }
-    }
-    Err(AppError::Conflict(
-        "The resource kept changing while this request tried to change it; retry.".into(),
-    ))
 }
 
 #[cfg(test)]
@@ -268,119 +221,5 @@ mod tests {
         let err = Preconditions::for_write(IfMatch::default(), true).unwrap_err();
         assert_eq!(err.status().as_u16(), 428);
         assert!(Preconditions::for_write(IfMatch::default(), false).is_ok());
-    }
-
-    /// A stored version and the writes made to it, for [`conditional_write`].
-    /// (version, writes made, reads after which another writer still moves the version on)
-    struct Stored(std::sync::Mutex<(Option<i64>, usize, usize)>);
-
-    impl Stored {
-        fn new(version: Option<i64>) -> Self {
-            Self::raced(version, 0)
-        }
-        /// Another writer changes the entity right after each of the first `races` reads.
-        fn raced(version: Option<i64>, races: usize) -> Self {
-            Self(std::sync::Mutex::new((version, 0, races)))
-        }
-        async fn current(&self) -> AppResult<Option<i64>> {
-            let mut stored = self.0.lock().unwrap();
-            let read = stored.0;
-            if stored.2 > 0 {
-                stored.2 -= 1;
-                stored.0 = stored.0.map(|version| version + 1);
-            }
-            Ok(read)
-        }
-        async fn write(&self, expected: i64) -> AppResult<Option<i64>> {
-            let mut stored = self.0.lock().unwrap();
-            stored.1 += 1;
-            match stored.0 {
-                Some(version) if version == expected => {
-                    stored.0 = Some(version + 1);
-                    Ok(Some(version + 1))
-                }
-                _ => Ok(None),
-            }
-        }
-        fn writes(&self) -> usize {
-            self.0.lock().unwrap().1
-        }
-    }
-
-    async fn write_under(
-        stored: &Stored,
-        lines: &[(&'static str, &'static str)],
-    ) -> AppResult<Option<i64>> {
-        conditional_write(
-            &preconditions(lines),
-            || stored.current(),
-            |expected| stored.write(expected),
-        )
-        .await
-    }
-
-    #[tokio::test]
-    async fn a_matching_if_match_writes_once_without_a_read() {
-        let stored = Stored::new(Some(3));
-        let written = write_under(&stored, &[("if-match", "\"v3\"")])
-            .await
-            .unwrap();
-        assert_eq!(written, Some(4));
-        assert_eq!(stored.writes(), 1);
-    }
-
-    #[tokio::test]
-    async fn a_stale_if_match_is_a_412_and_writes_nothing() {
-        let stored = Stored::new(Some(4));
-        let err = write_under(&stored, &[("if-match", "\"v3\"")])
-            .await
-            .unwrap_err();
-        assert_eq!(err.status().as_u16(), 412);
-        assert_eq!(stored.current().await.unwrap(), Some(4));
-    }
-
-    #[tokio::test]
-    async fn a_missing_entity_is_none_without_conditions_and_a_412_with_if_match() {
-        let stored = Stored::new(None);
-        assert_eq!(write_under(&stored, &[]).await.unwrap(), None);
-        let err = write_under(&stored, &[("if-match", "\"v1\"")])
-            .await
-            .unwrap_err();
-        assert_eq!(err.status().as_u16(), 412);
-    }
-
-    #[tokio::test]
-    async fn a_write_that_loses_a_race_reads_again_and_writes_the_newer_version() {
-        let stored = Stored::raced(Some(7), 1);
-
-        let written = write_under(&stored, &[]).await.unwrap();
-
-        assert_eq!(
-            written,
-            Some(9),
-            "written over 8, the version another writer made"
-        );
-        assert_eq!(stored.writes(), 2, "the first write, at 7, changed nothing");
-    }
-
-    #[tokio::test]
-    async fn a_write_that_keeps_losing_is_a_409() {
-        let stored = Stored::raced(Some(7), 10);
-
-        let err = write_under(&stored, &[]).await.unwrap_err();
-
-        assert_eq!(err.status().as_u16(), 409);
-    }
-
-    #[tokio::test]
-    async fn an_unconditional_write_guards_on_the_version_it_read() {
-        let stored = Stored::new(Some(7));
-        assert_eq!(write_under(&stored, &[]).await.unwrap(), Some(8));
-        assert_eq!(
-            write_under(&stored, &[("if-match", "\"v1\", \"v8\"")])
-                .await
-                .unwrap(),
-            Some(9)
-        );
     }
 }
