@@ -8,9 +8,9 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
 
-use crate::ThingsSettings;
 use crate::model::{Thing, ThingInput, ThingOrder, ThingPatch};
 use crate::repository::ThingRepository;
+use crate::settings::ThingsSettings;
 
 #[derive(Tags)]
 enum ApiTags {
@@ -93,6 +93,7 @@ enum DeleteThingResponse {
 }
 
 const NO_SUCH_THING: &str = "The caller has no thing with this id.";
+const LIMIT_REACHED: &str = "The caller already holds as many things as allowed.";
 
 /// Another owner's thing is as absent as one that never existed.
 fn no_such_thing() -> AppError {
@@ -114,7 +115,7 @@ kernel::operation_error! {
 kernel::operation_error! {
     /// How creating a thing fails.
     CreateThingError {
-        CONFLICT => "The caller already holds as many things as allowed.",
+        CONFLICT => LIMIT_REACHED,
     }
 }
 kernel::operation_error! {
@@ -217,8 +218,7 @@ impl ThingsApi {
             .insert(&mut tx, owner, &fields, limit)
             .await?
         else {
-            let limit = "The caller already holds as many things as allowed.";
-            return Err(AppError::Conflict(limit.into()).into());
+            return Err(AppError::Conflict(LIMIT_REACHED.into()).into());
         };
         let location = created_location(req, &thing.id);
         let etag = thing.etag();
