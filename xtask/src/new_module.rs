@@ -1521,6 +1521,7 @@ mod tests {
             "src/model.rs",
             "src/repository.rs",
             "src/api.rs",
+            "src/settings.rs",
             "src/lib.rs",
         ] {
             rustfmt(

@@ -7,14 +7,10 @@ use poem_idempotency::{OutcomeRecorder, Recorded};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiRequest, ApiResponse, OpenApi, Tags};
-// The reads and writes run in the request's durable transaction (one connection each request
-// holds, never a second), which `conditional_write` reaches from closures it may call more than
-// once: the lock lends it to one call at a time.
-use tokio::sync::Mutex;
 
-use crate::ThingsSettings;
 use crate::model::{Thing, ThingInput, ThingOrder, ThingPatch};
 use crate::repository::ThingRepository;
+use crate::settings::ThingsSettings;
 
 #[derive(Tags)]
 enum ApiTags {
@@ -97,6 +93,7 @@ enum DeleteThingResponse {
 }
 
 const NO_SUCH_THING: &str = "The caller has no thing with this id.";
+const LIMIT_REACHED: &str = "The caller already holds as many things as allowed.";
 
 /// Another owner's thing is as absent as one that never existed.
 fn no_such_thing() -> AppError {
@@ -118,7 +115,7 @@ kernel::operation_error! {
 kernel::operation_error! {
     /// How creating a thing fails.
     CreateThingError {
-        CONFLICT => "The caller already holds as many things as allowed.",
+        CONFLICT => LIMIT_REACHED,
     }
 }
 kernel::operation_error! {
@@ -221,8 +218,7 @@ impl ThingsApi {
             .insert(&mut tx, owner, &fields, limit)
             .await?
         else {
-            let limit = "The caller already holds as many things as allowed.";
-            return Err(AppError::Conflict(limit.into()).into());
+            return Err(AppError::Conflict(LIMIT_REACHED.into()).into());
         };
         let location = created_location(req, &thing.id);
         let etag = thing.etag();
@@ -252,26 +248,19 @@ impl ThingsApi {
         let fields = body.parse()?;
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
-        let tx = Mutex::new(outcome.begin(self.repository.pool()).await?);
-        let (tx_ref, fields) = (&tx, &fields);
+        let mut tx = outcome.begin(self.repository.pool()).await?;
         let updated = conditional_write(
             &preconditions,
-            || async move {
-                let mut tx = tx_ref.lock().await;
-                self.repository.version(&mut tx, owner, id).await
-            },
-            |version| async move {
-                let mut tx = tx_ref.lock().await;
+            &mut tx,
+            async |tx| self.repository.version(tx, owner, id).await,
+            async |tx, version| {
                 self.repository
-                    .update(&mut tx, owner, id, version, fields)
+                    .update(tx, owner, id, version, &fields)
                     .await
             },
         )
         .await?;
-        Ok(tx
-            .into_inner()
-            .commit(UpdateThingResponse::of(updated)?)
-            .await?)
+        Ok(tx.commit(UpdateThingResponse::of(updated)?).await?)
     }
 
     /// Change some fields of a thing
@@ -296,26 +285,19 @@ impl ThingsApi {
         let changes = patch.parse()?;
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
-        let tx = Mutex::new(outcome.begin(self.repository.pool()).await?);
-        let (tx_ref, changes) = (&tx, &changes);
+        let mut tx = outcome.begin(self.repository.pool()).await?;
         let patched = conditional_write(
             &preconditions,
-            || async move {
-                let mut tx = tx_ref.lock().await;
-                self.repository.version(&mut tx, owner, id).await
-            },
-            |version| async move {
-                let mut tx = tx_ref.lock().await;
+            &mut tx,
+            async |tx| self.repository.version(tx, owner, id).await,
+            async |tx, version| {
                 self.repository
-                    .patch(&mut tx, owner, id, version, changes)
+                    .patch(tx, owner, id, version, &changes)
                     .await
             },
         )
         .await?;
-        Ok(tx
-            .into_inner()
-            .commit(UpdateThingResponse::of(patched)?)
-            .await?)
+        Ok(tx.commit(UpdateThingResponse::of(patched)?).await?)
     }
 
     /// Delete a thing
@@ -338,21 +320,17 @@ impl ThingsApi {
     ) -> Result<Recorded<DeleteThingResponse>, DeleteThingError> {
         let preconditions = Preconditions::for_write(if_match, self.settings.require_if_match)?;
         let (owner, id) = (auth.0.subject.as_str(), id.0.as_str());
-        let tx = Mutex::new(outcome.begin(self.repository.pool()).await?);
-        let tx_ref = &tx;
+        let mut tx = outcome.begin(self.repository.pool()).await?;
         conditional_write(
             &preconditions,
-            || async move {
-                let mut tx = tx_ref.lock().await;
-                self.repository.version(&mut tx, owner, id).await
-            },
-            |version| async move {
-                let mut tx = tx_ref.lock().await;
-                let deleted = self.repository.delete(&mut tx, owner, id, version).await?;
+            &mut tx,
+            async |tx| self.repository.version(tx, owner, id).await,
+            async |tx, version| {
+                let deleted = self.repository.delete(tx, owner, id, version).await?;
                 Ok(deleted.then_some(()))
             },
         )
         .await?;
-        Ok(tx.into_inner().commit(DeleteThingResponse::Deleted).await?)
+        Ok(tx.commit(DeleteThingResponse::Deleted).await?)
     }
 }

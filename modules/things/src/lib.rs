@@ -2,12 +2,16 @@
 //!
 //! It is the worked example of a module, meant to be copied. What each file is for:
 //!
-//! - `lib.rs` (here): [`ThingsModule`], the contract the host mounts, and its settings;
+//! - `lib.rs` (here): [`ThingsModule`], the contract the host mounts, which wires the rest;
 //! - [`api`]: the HTTP operations; their doc comments are the OpenAPI text;
+//! - [`repository`]: the SQL, every query filtered by owner;
 //! - [`model`]: the thing as shown, what clients send (`ThingInput`, `ThingPatch`), and the one
 //!   place fields are checked (`ThingName`), plus the fields a list sorts by;
-//! - [`repository`]: the SQL, every query filtered by owner;
+//! - [`settings`]: [`ThingsSettings`], the `[things]` section;
 //! - `migrations/`: the schema, one dialect for SQLite and PostgreSQL.
+//!
+//! Each file uses only files listed after it, so the dependencies point one way: `api` uses
+//! `repository`, `model` and `settings`, `repository` uses `model`, and nothing uses `lib.rs`.
 //!
 //! It depends only on the `shared/` crates. Create, replace, patch and delete inherit their
 //! intents from `crud::intents` (idempotent: a client that retries with the same
@@ -19,31 +23,14 @@
 pub mod api;
 pub mod model;
 pub mod repository;
+pub mod settings;
 
 use infra::{Migration, Module, ModuleContext};
-use serde::Deserialize;
 
 pub use api::ThingsApi;
+pub use settings::ThingsSettings;
 
-/// `[things]` settings.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ThingsSettings {
-    /// The most things one owner may hold.
-    pub max_things_per_owner: u64,
-    /// PUT, PATCH and DELETE require `If-Match` (428 without it), so that no client overwrites
-    /// or deletes a version it has not seen.
-    pub require_if_match: bool,
-}
-
-impl Default for ThingsSettings {
-    fn default() -> Self {
-        Self {
-            max_things_per_owner: 10_000,
-            require_if_match: true,
-        }
-    }
-}
+use crate::repository::ThingRepository;
 
 /// The module, as the host mounts it.
 pub struct ThingsModule;
@@ -69,9 +56,7 @@ impl Module for ThingsModule {
     }
 
     fn api(context: &ModuleContext, settings: ThingsSettings) -> anyhow::Result<ThingsApi> {
-        Ok(ThingsApi::new(
-            repository::ThingRepository::new(context.database.clone()),
-            settings,
-        ))
+        let repository = ThingRepository::new(context.database.clone());
+        Ok(ThingsApi::new(repository, settings))
     }
 }

@@ -17,7 +17,7 @@ use poem::{Request, RequestBody};
 use poem_openapi::registry::{MetaParamIn, MetaSchema, MetaSchemaRef};
 use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 
-use crate::precondition::Condition;
+use crate::entity_tag::Condition;
 
 /// A list of entity tags (which may be empty), or `*`, as RFC 9110 §13.1.1 writes it.
 const CONDITION_PATTERN: &str = r#"^(\*|((W/)?"[!#-~]*"(, ?(W/)?"[!#-~]*")*)?)$"#;

@@ -10,6 +10,8 @@
 //! - [`conditional_write`]: optimistic concurrency for a write under those conditions, with the
 //!   entity's version as the guard: the write is one conditional statement
 //!   (`UPDATE ... WHERE version = $n`), so no update is ever lost between a read and a write;
+//!   it takes the read and the write as async closures ([`ReadVersion`], [`WriteAtVersion`])
+//!   and lends each the request's transaction in turn;
 //! - [`created_location`]: the `Location` of a created entity, from the route that created it;
 //! - [`Sort`]: a list's `sort` parameter (`name`, `-name`) over an entity's [`SortField`]s, and
 //!   its `ORDER BY`; [`contains_pattern`] for a case-insensitive "name contains" filter;
@@ -20,6 +22,8 @@
 
 pub mod answers;
 mod conditional_headers;
+mod conditional_write;
+mod entity_tag;
 pub mod intents;
 mod location;
 mod precondition;
@@ -27,7 +31,9 @@ mod sort;
 mod unique;
 
 pub use conditional_headers::{IfMatch, IfNoneMatch};
+pub use conditional_write::{ReadVersion, WriteAtVersion, conditional_write};
+pub use entity_tag::EntityTag;
 pub use location::created_location;
-pub use precondition::{EntityTag, Preconditions, conditional_write};
+pub use precondition::Preconditions;
 pub use sort::{Sort, SortField, contains_pattern};
 pub use unique::{UniqueField, database_error};

@@ -1,120 +1,10 @@
-//! Entity tags and the conditional requests of RFC 9110 §13.
-
-use std::fmt;
+//! The conditional requests of RFC 9110 §13: a request's conditions, and how they are met.
 
 use kernel::{AppError, AppResult};
-use poem::http::{HeaderMap, header};
+use poem::http::HeaderMap;
 
 use crate::conditional_headers::{IfMatch, IfNoneMatch};
-
-/// An entity tag: opaque text between double quotes, strong or weak (`W/"..."`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntityTag {
-    weak: bool,
-    opaque: String,
-}
-
-impl EntityTag {
-    /// The strong tag of an entity's version: `"v3"`. Versions only grow, so a tag is never
-    /// reused for other content.
-    pub fn of_version(version: i64) -> Self {
-        Self {
-            weak: false,
-            opaque: format!("v{version}"),
-        }
-    }
-
-    /// The version a strong tag made by [`Self::of_version`] stands for.
-    pub fn version(&self) -> Option<i64> {
-        if self.weak {
-            return None;
-        }
-        self.opaque.strip_prefix('v')?.parse().ok()
-    }
-
-    /// RFC 9110 §8.8.3.2: equal and both strong.
-    fn strong_eq(&self, other: &EntityTag) -> bool {
-        !self.weak && !other.weak && self.opaque == other.opaque
-    }
-
-    /// RFC 9110 §8.8.3.2: equal opaque tags, weak or not.
-    fn weak_eq(&self, other: &EntityTag) -> bool {
-        self.opaque == other.opaque
-    }
-}
-
-/// The header value: `"v3"` or `W/"v3"`.
-impl fmt::Display for EntityTag {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.weak {
-            f.write_str("W/")?;
-        }
-        write!(f, "\"{}\"", self.opaque)
-    }
-}
-
-/// `If-Match` or `If-None-Match`: `*`, or a list of tags.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Condition {
-    Any,
-    Tags(Vec<EntityTag>),
-}
-
-impl Condition {
-    /// Every line of `name`, as one list. `Ok(None)` when the header is absent.
-    pub(crate) fn parse(headers: &HeaderMap, name: header::HeaderName) -> AppResult<Option<Self>> {
-        let mut lines = headers.get_all(&name).iter().peekable();
-        if lines.peek().is_none() {
-            return Ok(None);
-        }
-        let invalid = || {
-            AppError::Invalid(format!(
-                "`{name}` must be `*` or a list of entity tags such as `\"v3\"`."
-            ))
-        };
-        let mut tags = Vec::new();
-        let mut any = false;
-        for line in lines {
-            let mut rest = line.to_str().map_err(|_| invalid())?;
-            loop {
-                rest = rest.trim_start_matches([' ', '\t', ',']);
-                if rest.is_empty() {
-                    break;
-                }
-                if let Some(after) = rest.strip_prefix('*') {
-                    any = true;
-                    rest = after;
-                    continue;
-                }
-                let (weak, quoted) = match rest.strip_prefix("W/") {
-                    Some(after) => (true, after),
-                    None => (false, rest),
-                };
-                let quoted = quoted.strip_prefix('"').ok_or_else(invalid)?;
-                let end = quoted.find('"').ok_or_else(invalid)?;
-                let opaque = &quoted[..end];
-                // etagc (RFC 9110 §8.8.3): visible characters but `"`, and obs-text.
-                if opaque.bytes().any(|b| b < 0x21 || b == 0x7f) {
-                    return Err(invalid());
-                }
-                tags.push(EntityTag {
-                    weak,
-                    opaque: opaque.to_owned(),
-                });
-                rest = &quoted[end + 1..];
-                if !(rest.is_empty() || rest.starts_with([' ', '\t', ','])) {
-                    return Err(invalid());
-                }
-            }
-        }
-        match (any, tags.is_empty()) {
-            (true, true) => Ok(Some(Self::Any)),
-            (true, false) => Err(invalid()),
-            // `#entity-tag` may be an empty list (RFC 9110 §5.6.1): a condition no tag meets.
-            (false, _) => Ok(Some(Self::Tags(tags))),
-        }
-    }
-}
+use crate::entity_tag::{Condition, EntityTag};
 
 /// The conditions of one request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -160,37 +50,23 @@ impl Preconditions {
     /// Whether a write may proceed on the resource whose current tag is `current` (`None`:
     /// there is none): RFC 9110 §13.2.2, steps 1 and 3. `Err` is the 412.
     pub fn check_write(&self, current: Option<&EntityTag>) -> AppResult<()> {
-        if let Some(condition) = &self.if_match {
-            let holds = match (condition, current) {
-                (_, None) => false,
-                (Condition::Any, Some(_)) => true,
-                (Condition::Tags(tags), Some(current)) => {
-                    tags.iter().any(|tag| tag.strong_eq(current))
-                }
-            };
-            if !holds {
-                return Err(AppError::PreconditionFailed(match current {
-                    Some(current) => format!(
-                        "The resource changed since that version: its ETag is now {current}. \
-                         Read it again, then retry with the new ETag."
-                    ),
-                    None => "There is no such resource to change.".to_owned(),
-                }));
-            }
+        if let Some(condition) = &self.if_match
+            && !current.is_some_and(|current| condition.matches_strongly(current))
+        {
+            return Err(AppError::PreconditionFailed(match current {
+                Some(current) => format!(
+                    "The resource changed since that version: its ETag is now {current}. \
+                     Read it again, then retry with the new ETag."
+                ),
+                None => "There is no such resource to change.".to_owned(),
+            }));
         }
-        if let Some(condition) = &self.if_none_match {
-            let matches = match (condition, current) {
-                (_, None) => false,
-                (Condition::Any, Some(_)) => true,
-                (Condition::Tags(tags), Some(current)) => {
-                    tags.iter().any(|tag| tag.weak_eq(current))
-                }
-            };
-            if matches {
-                return Err(AppError::PreconditionFailed(
-                    "`If-None-Match` matches the resource's current version.".into(),
-                ));
-            }
+        if let Some(condition) = &self.if_none_match
+            && current.is_some_and(|current| condition.matches_weakly(current))
+        {
+            return Err(AppError::PreconditionFailed(
+                "`If-None-Match` matches the resource's current version.".into(),
+            ));
         }
         Ok(())
     }
@@ -205,16 +81,15 @@ impl Preconditions {
             }
             .check_write(Some(current))?;
         }
-        Ok(match &self.if_none_match {
-            None => false,
-            Some(Condition::Any) => true,
-            Some(Condition::Tags(tags)) => tags.iter().any(|tag| tag.weak_eq(current)),
-        })
+        Ok(self
+            .if_none_match
+            .as_ref()
+            .is_some_and(|condition| condition.matches_weakly(current)))
     }
 
     /// The one version `If-Match` names, when that is all the request conditions on: the write
     /// can then be a single conditional statement with no read before it.
-    fn single_version(&self) -> Option<i64> {
+    pub(crate) fn single_version(&self) -> Option<i64> {
         match (&self.if_match, &self.if_none_match) {
             (Some(Condition::Tags(tags)), None) if tags.len() == 1 => tags[0].version(),
             _ => None,
@@ -222,56 +97,9 @@ impl Preconditions {
     }
 }
 
-/// How often a conditional write re-reads after losing a race before giving up (409).
-const ATTEMPTS: usize = 3;
-
-/// Writes an entity under `preconditions`, with its version as the guard against lost updates.
-///
-/// `current()` reads the stored version (`None` when there is no such entity); `write(v)`
-/// writes only if the stored version is still `v`, in one statement (e.g.
-/// `UPDATE ... WHERE id = $1 AND version = $2 RETURNING ...`), and returns the written entity
-/// (`None` when the version was no longer `v`). Answers `Ok(None)` when there is no entity and
-/// the conditions allow that (the caller's 404), 412 when a condition fails, 409 when the
-/// entity kept changing under this write.
-///
-/// When `If-Match` names one version, the write goes first and nothing is read unless it fails
-/// (to tell the 404 from the 412). Otherwise the version is read, the conditions evaluated on
-/// it, and the write made conditional on that same version.
-pub async fn conditional_write<T, Current, Write>(
-    preconditions: &Preconditions,
-    current: impl Fn() -> Current,
-    write: impl Fn(i64) -> Write,
-) -> AppResult<Option<T>>
-where
-    Current: Future<Output = AppResult<Option<i64>>>,
-    Write: Future<Output = AppResult<Option<T>>>,
-{
-    if let Some(version) = preconditions.single_version() {
-        if let Some(written) = write(version).await? {
-            return Ok(Some(written));
-        }
-        let current = current().await?.map(EntityTag::of_version);
-        preconditions.check_write(current.as_ref())?;
-        // The version matched after all: it was written back to it meanwhile. Go the long way.
-    }
-    for _ in 0..ATTEMPTS {
-        let Some(version) = current().await? else {
-            preconditions.check_write(None)?;
-            return Ok(None);
-        };
-        preconditions.check_write(Some(&EntityTag::of_version(version)))?;
-        if let Some(written) = write(version).await? {
-            return Ok(Some(written));
-        }
-    }
-    Err(AppError::Conflict(
-        "The resource kept changing while this request tried to change it; retry.".into(),
-    ))
-}
-
 #[cfg(test)]
 mod tests {
-    use poem::http::HeaderValue;
+    use poem::http::{HeaderValue, header};
 
     use super::*;
 
@@ -289,12 +117,6 @@ mod tests {
 
     fn v(version: i64) -> EntityTag {
         EntityTag::of_version(version)
-    }
-
-    #[test]
-    fn a_version_tag_is_strong_and_quoted() {
-        assert_eq!(v(3).to_string(), "\"v3\"");
-        assert_eq!(v(3).version(), Some(3));
     }
 
     #[test]
@@ -399,119 +221,5 @@ mod tests {
         let err = Preconditions::for_write(IfMatch::default(), true).unwrap_err();
         assert_eq!(err.status().as_u16(), 428);
         assert!(Preconditions::for_write(IfMatch::default(), false).is_ok());
-    }
-
-    /// A stored version and the writes made to it, for [`conditional_write`].
-    /// (version, writes made, reads after which another writer still moves the version on)
-    struct Stored(std::sync::Mutex<(Option<i64>, usize, usize)>);
-
-    impl Stored {
-        fn new(version: Option<i64>) -> Self {
-            Self::raced(version, 0)
-        }
-        /// Another writer changes the entity right after each of the first `races` reads.
-        fn raced(version: Option<i64>, races: usize) -> Self {
-            Self(std::sync::Mutex::new((version, 0, races)))
-        }
-        async fn current(&self) -> AppResult<Option<i64>> {
-            let mut stored = self.0.lock().unwrap();
-            let read = stored.0;
-            if stored.2 > 0 {
-                stored.2 -= 1;
-                stored.0 = stored.0.map(|version| version + 1);
-            }
-            Ok(read)
-        }
-        async fn write(&self, expected: i64) -> AppResult<Option<i64>> {
-            let mut stored = self.0.lock().unwrap();
-            stored.1 += 1;
-            match stored.0 {
-                Some(version) if version == expected => {
-                    stored.0 = Some(version + 1);
-                    Ok(Some(version + 1))
-                }
-                _ => Ok(None),
-            }
-        }
-        fn writes(&self) -> usize {
-            self.0.lock().unwrap().1
-        }
-    }
-
-    async fn write_under(
-        stored: &Stored,
-        lines: &[(&'static str, &'static str)],
-    ) -> AppResult<Option<i64>> {
-        conditional_write(
-            &preconditions(lines),
-            || stored.current(),
-            |expected| stored.write(expected),
-        )
-        .await
-    }
-
-    #[tokio::test]
-    async fn a_matching_if_match_writes_once_without_a_read() {
-        let stored = Stored::new(Some(3));
-        let written = write_under(&stored, &[("if-match", "\"v3\"")])
-            .await
-            .unwrap();
-        assert_eq!(written, Some(4));
-        assert_eq!(stored.writes(), 1);
-    }
-
-    #[tokio::test]
-    async fn a_stale_if_match_is_a_412_and_writes_nothing() {
-        let stored = Stored::new(Some(4));
-        let err = write_under(&stored, &[("if-match", "\"v3\"")])
-            .await
-            .unwrap_err();
-        assert_eq!(err.status().as_u16(), 412);
-        assert_eq!(stored.current().await.unwrap(), Some(4));
-    }
-
-    #[tokio::test]
-    async fn a_missing_entity_is_none_without_conditions_and_a_412_with_if_match() {
-        let stored = Stored::new(None);
-        assert_eq!(write_under(&stored, &[]).await.unwrap(), None);
-        let err = write_under(&stored, &[("if-match", "\"v1\"")])
-            .await
-            .unwrap_err();
-        assert_eq!(err.status().as_u16(), 412);
-    }
-
-    #[tokio::test]
-    async fn a_write_that_loses_a_race_reads_again_and_writes_the_newer_version() {
-        let stored = Stored::raced(Some(7), 1);
-
-        let written = write_under(&stored, &[]).await.unwrap();
-
-        assert_eq!(
-            written,
-            Some(9),
-            "written over 8, the version another writer made"
-        );
-        assert_eq!(stored.writes(), 2, "the first write, at 7, changed nothing");
-    }
-
-    #[tokio::test]
-    async fn a_write_that_keeps_losing_is_a_409() {
-        let stored = Stored::raced(Some(7), 10);
-
-        let err = write_under(&stored, &[]).await.unwrap_err();
-
-        assert_eq!(err.status().as_u16(), 409);
-    }
-
-    #[tokio::test]
-    async fn an_unconditional_write_guards_on_the_version_it_read() {
-        let stored = Stored::new(Some(7));
-        assert_eq!(write_under(&stored, &[]).await.unwrap(), Some(8));
-        assert_eq!(
-            write_under(&stored, &[("if-match", "\"v1\", \"v8\"")])
-                .await
-                .unwrap(),
-            Some(9)
-        );
     }
 }
