@@ -55,6 +55,16 @@ impl Identity {
         access.status() == StatusCode::OK
     }
 
+    /// The owner of `address` signs in with a provider that vouches for it: a first sign-in
+    /// links the account with that address (or makes one).
+    async fn owner_signs_in_by_verified_address(&self, address: &str) -> Tokens {
+        tokens(
+            self.sign_in_with_provider(&EndUser::new(address, true))
+                .await,
+        )
+        .await
+    }
+
     /// Registers `address` and signs in from `source`, which the account then knows.
     async fn registered_and_signed_in_from(&self, source: &str, address: &str) {
         self.register(address).await;
@@ -216,12 +226,7 @@ async fn a_provider_the_pre_registrant_linked_signs_nobody_in_after_the_owners_l
     let attackers = attackers_provider_account();
     identity.linked(&attacker.access, &attackers).await;
 
-    let owner = tokens(
-        identity
-            .sign_in_with_provider(&EndUser::new(&address, true))
-            .await,
-    )
-    .await;
+    let owner = identity.owner_signs_in_by_verified_address(&address).await;
 
     let attackers_sign_in = identity.sign_in_with_provider(&attackers).await;
     assert_problem(attackers_sign_in, StatusCode::FORBIDDEN).await;
@@ -242,12 +247,7 @@ async fn addresses_the_pre_registrant_signed_in_from_are_forgotten_by_the_link_b
         .await;
     identity.confirm(&address, 1).await;
 
-    tokens(
-        identity
-            .sign_in_with_provider(&EndUser::new(&address, true))
-            .await,
-    )
-    .await;
+    identity.owner_signs_in_by_verified_address(&address).await;
 
     // Known no longer: the attacker's guesses are held to the account's limit.
     identity
@@ -264,12 +264,7 @@ async fn a_one_time_link_mailed_before_a_link_by_address_no_longer_works() {
     identity.confirm(&address, 1).await;
     let earlier_reset = identity.reset_link(&address, 1).await;
 
-    tokens(
-        identity
-            .sign_in_with_provider(&EndUser::new(&address, true))
-            .await,
-    )
-    .await;
+    identity.owner_signs_in_by_verified_address(&address).await;
 
     let used = identity
         .post(
