@@ -1228,10 +1228,12 @@ mod tests {
             .assert_header(IDEMPOTENT_REPLAY, "true");
     }
 
-    /// Collects the level and message of every event.
+    /// Collects the level and message of every event (for the durable operations' tests).
+    #[cfg(feature = "durable")]
     #[derive(Clone, Default)]
     struct Logged(Arc<Mutex<Vec<(tracing::Level, String)>>>);
 
+    #[cfg(feature = "durable")]
     impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Logged {
         fn on_event(
             &self,
@@ -1259,6 +1261,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "durable")]
     impl Logged {
         fn at(&self, level: tracing::Level) -> Vec<String> {
             let logged = self.0.lock().unwrap();
