@@ -235,8 +235,15 @@ mod tests {
 
     #[test]
     fn a_database_error_becomes_an_internal_error() {
-        let error = ExampleError::from(sqlx::Error::PoolTimedOut);
+        let error = ExampleError::from(sqlx::Error::Protocol("a broken wire".into()));
         assert_eq!(error.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn no_connection_in_time_is_busy_not_broken() {
+        let error = ExampleError::from(sqlx::Error::PoolTimedOut);
+        assert_eq!(error.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(error.as_response().headers().contains_key("retry-after"));
     }
 
     #[test]
