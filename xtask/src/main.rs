@@ -34,6 +34,10 @@ const NAMED_FILES: &[&str] = &[
     "shared/infra/src/mail.rs",
     "shared/infra/src/settings.rs",
     "shared/testing/src/smtp.rs",
+    // The idempotency crate's repository: a service made from the template releases it from
+    // its own.
+    "shared/poem-idempotency/Cargo.toml",
+    "shared/poem-idempotency-macros/Cargo.toml",
 ];
 
 fn main() -> anyhow::Result<()> {
