@@ -371,11 +371,14 @@ fn writers_of(url: &str) -> Arc<tokio::sync::Semaphore> {
     let mut writers = WRITERS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    Arc::clone(
-        writers
-            .entry(url.to_owned())
-            .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(1))),
-    )
+    // Looked up by `&str` first: every write transaction comes here, only the first of a
+    // database allocates its name.
+    if let Some(turns) = writers.get(url) {
+        return Arc::clone(turns);
+    }
+    let turns = Arc::new(tokio::sync::Semaphore::new(1));
+    writers.insert(url.to_owned(), Arc::clone(&turns));
+    turns
 }
 
 /// A write transaction from [`begin_write`]: the statements run on it (it derefs to its

@@ -322,16 +322,12 @@ const LAYER_MISSING: &str = "This operation is declared idempotent, but the serv
 
 /// The answer of a guarded operation reached without the layer: a 500 problem naming the fix.
 fn layer_missing() -> Response {
-    let problem = serde_json::json!({
-        "type": "/problems/idempotency-layer-missing",
-        "title": "Idempotency layer missing",
-        "status": 500,
-        "detail": LAYER_MISSING,
-    });
-    Response::builder()
-        .status(StatusCode::INTERNAL_SERVER_ERROR)
-        .content_type(crate::host::PROBLEM_JSON)
-        .body(problem.to_string())
+    crate::host::problem_response(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "/problems/idempotency-layer-missing",
+        "Idempotency layer missing",
+        LAYER_MISSING,
+    )
 }
 
 impl<E: Endpoint + 'static> Endpoint for Guard<E> {

@@ -169,20 +169,36 @@ struct ProblemBody<'a> {
     detail: &'a str,
 }
 
+/// An RFC 9457 `application/problem+json` response: the one shape of every problem the layer
+/// answers itself (its refusals, and a guard reached without the layer).
+pub(crate) fn problem_response(
+    status: StatusCode,
+    problem_type: &str,
+    title: &str,
+    detail: &str,
+) -> Response {
+    let body = ProblemBody {
+        problem_type,
+        title,
+        status: status.as_u16(),
+        detail,
+    };
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON))
+        .body(serde_json::to_vec(&body).unwrap_or_default())
+}
+
 impl IdempotencyProblem {
     /// The problem as an RFC 9457 `application/problem+json` response (`type`, `title`,
     /// `status`, `detail`), with `Retry-After` when it has one.
     pub fn to_rfc9457(&self) -> Response {
-        let body = ProblemBody {
-            problem_type: self.kind.type_uri(),
-            title: self.kind.title(),
-            status: self.kind.status().as_u16(),
-            detail: &self.detail,
-        };
-        let mut response = Response::builder()
-            .status(self.kind.status())
-            .header(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON))
-            .body(serde_json::to_vec(&body).unwrap_or_default());
+        let mut response = problem_response(
+            self.kind.status(),
+            self.kind.type_uri(),
+            self.kind.title(),
+            &self.detail,
+        );
         self.add_retry_after(&mut response);
         response
     }
