@@ -49,6 +49,20 @@ pub fn shared_redis_topology() -> infra::redis::Topology {
     }
 }
 
+/// Whether the suites written against the shared Redis keep their idempotency records in
+/// PostgreSQL instead (`TEST_IDEMPOTENCY_STORE=postgres`, with a PostgreSQL `TEST_DATABASE_URL`):
+/// the service then has no Redis and `idempotency.store = "postgres"`, so the same tests prove
+/// the PostgreSQL store behind the whole service.
+pub fn idempotency_store_in_postgres() -> bool {
+    match std::env::var("TEST_IDEMPOTENCY_STORE").as_deref() {
+        Ok("postgres") => true,
+        Ok("") | Err(_) => false,
+        Ok(other) => {
+            panic!("TEST_IDEMPOTENCY_STORE is `{other}`: use `postgres` or leave it unset")
+        }
+    }
+}
+
 /// Configures a service before starting it.
 pub struct TestAppBuilder {
     overrides: Vec<(String, String)>,
@@ -130,8 +144,17 @@ impl TestAppBuilder {
             None => TestDatabase::create().await,
         };
         let namespace = format!("test:{}:", testing::unique_suffix());
+        let store_in_postgres =
+            matches!(self.redis, RedisChoice::Shared) && idempotency_store_in_postgres();
+        if store_in_postgres {
+            assert!(
+                database.url().starts_with("postgres"),
+                "TEST_IDEMPOTENCY_STORE=postgres needs a PostgreSQL TEST_DATABASE_URL"
+            );
+        }
         let topology = match &self.redis {
             RedisChoice::None => None,
+            RedisChoice::Shared if store_in_postgres => None,
             RedisChoice::Shared => Some(shared_redis_topology()),
             RedisChoice::Url(url) => Some(infra::redis::Topology::Node(url.clone())),
             RedisChoice::Cluster(nodes) => Some(infra::redis::Topology::Cluster(nodes.clone())),
@@ -149,6 +172,9 @@ impl TestAppBuilder {
             ("redis.cluster_nodes".into(), cluster_nodes),
             ("redis.key_prefix".into(), namespace.clone()),
         ];
+        if store_in_postgres {
+            overrides.push(("idempotency.store".into(), "postgres".into()));
+        }
         overrides.extend(self.overrides);
         let borrowed: Vec<(&str, &str)> = overrides
             .iter()

@@ -15,17 +15,27 @@ use infra::revocation::Revocations;
 use infra::settings::{AuthSettings, Environment, Settings, SettingsError};
 use infra::{Database, Migration};
 use kernel::{AccessTokenKeys, ClientAddressResolver};
-use poem_idempotency::{DurableOutcomes, Idempotency, IdempotencySettings};
+use poem_idempotency::store::{
+    MemoryStore, POSTGRES_DEFAULT_TABLE, PostgresStore, RedisStore, Store,
+};
+use poem_idempotency::{DurableOutcomes, Idempotency, IdempotencySettings, StoreKind};
 use tokio::task::JoinHandle;
 
 use crate::modules;
 
 /// The idempotency layer's own table (see `poem_idempotency::durable`).
-const DURABLE_OUTCOMES_MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "outcomes committed by transactional operations",
-    sql: poem_idempotency::durable::MIGRATION,
-}];
+const DURABLE_OUTCOMES_MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "outcomes committed by transactional operations",
+        sql: poem_idempotency::durable::MIGRATIONS[0],
+    },
+    Migration {
+        version: 2,
+        name: "outcome bodies as bytes",
+        sql: poem_idempotency::durable::MIGRATIONS[1],
+    },
+];
 
 /// How often expired committed outcomes are deleted.
 const OUTCOME_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
@@ -58,6 +68,23 @@ impl CheckedSettings {
                 "must not exceed idempotency.lock_wait",
             )
             .into());
+        }
+        match idempotency.store {
+            StoreKind::Redis if !settings.redis.is_configured() => {
+                return Err(SettingsError::invalid(
+                    "idempotency.store",
+                    "\"redis\" needs redis.url or redis.cluster_nodes",
+                )
+                .into());
+            }
+            StoreKind::Postgres if !settings.database.url.expose().starts_with("postgres") => {
+                return Err(SettingsError::invalid(
+                    "idempotency.store",
+                    "\"postgres\" needs database.url to be a PostgreSQL database",
+                )
+                .into());
+            }
+            _ => {}
         }
         let mail: MailSettings = settings.section("mail")?;
         if settings.environment == Environment::Production && mail.smtp_url().is_none() {
@@ -129,16 +156,16 @@ impl Infrastructure {
             .await?;
         let durable = DurableOutcomes::new(database.pool().clone());
         background.push(durable.clone().sweep_periodically(OUTCOME_SWEEP_INTERVAL));
-        let idempotency = match &redis {
-            Some(redis) => Idempotency::with_redis(
-                redis.connection(),
-                &settings.redis.key_prefix,
-                checked.idempotency,
-            ),
-            None => Idempotency::in_process(checked.idempotency),
-        }
-        .with_host(infra::idempotency::ServiceHost)
-        .with_durable_outcomes(durable);
+        let store = idempotency_store(
+            settings,
+            &checked.idempotency,
+            redis.as_ref(),
+            &mut background,
+        )
+        .await?;
+        let idempotency = Idempotency::new(store, checked.idempotency)
+            .with_host(infra::idempotency::ServiceHost)
+            .with_durable_outcomes(durable);
         Ok(Self {
             database,
             redis,
@@ -167,6 +194,49 @@ impl Infrastructure {
     }
 }
 
+/// The idempotency store `idempotency.store` names (checked against what is configured).
+async fn idempotency_store(
+    settings: &Settings,
+    idempotency: &IdempotencySettings,
+    redis: Option<&Redis>,
+    background: &mut Vec<JoinHandle<()>>,
+) -> anyhow::Result<Store> {
+    let in_process = || {
+        Store::new(MemoryStore::new(
+            idempotency.memory_max_entries,
+            idempotency.memory_max_bytes,
+        ))
+    };
+    Ok(match (idempotency.store, redis) {
+        (StoreKind::Postgres, _) => {
+            // A pool of its own: the store's statements are PostgreSQL's, and a claim must
+            // not wait behind the modules' transactions for a connection.
+            let pool = sqlx::postgres::PgPoolOptions::new()
+                .max_connections(settings.database.max_connections)
+                .connect(settings.database.url.expose())
+                .await
+                .context("database.url (for idempotency.store = \"postgres\")")?;
+            let store = PostgresStore::new(pool, POSTGRES_DEFAULT_TABLE)
+                .await
+                .context("idempotency.store = \"postgres\"")?;
+            background.push(store.clone().sweep_periodically(OUTCOME_SWEEP_INTERVAL));
+            Store::new(store)
+        }
+        (StoreKind::Redis | StoreKind::Auto, Some(redis)) => Store::new(RedisStore::new(
+            redis.connection(),
+            settings.redis.key_prefix.as_str(),
+        )),
+        (StoreKind::Memory | StoreKind::Auto | StoreKind::Redis, _) => {
+            tracing::warn!(
+                "idempotency records stay in this process: duplicates reaching different \
+                 instances are neither excluded nor replayed (idempotency.store \"redis\" or \
+                 \"postgres\" shares them)"
+            );
+            in_process()
+        }
+    })
+}
+
 /// Redis as configured, and whether it answered at start-up.
 async fn connect_redis(
     settings: &Settings,
@@ -176,10 +246,8 @@ async fn connect_redis(
     else {
         // The one start-up warning for every in-process fallback.
         tracing::warn!(
-            "Redis is not configured (redis.url, redis.cluster_nodes): idempotency records and \
-             rate limits stay in this process, \
-             so duplicates reaching different instances are neither excluded nor replayed, \
-             and limits count per instance"
+            "Redis is not configured (redis.url, redis.cluster_nodes): rate limits and \
+             revocations stay in this process, so limits count per instance"
         );
         return Ok((None, false));
     };

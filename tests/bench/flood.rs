@@ -14,10 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use anyhow::{Context as _, bail, ensure};
+use anyhow::{Context as _, ensure};
 use e2e::TestApp;
 use e2e::fixtures::{Executions, IdempotencyFixtureApi};
-use poem_idempotency::store::{MemoryStore, Store};
+use poem_idempotency::Idempotency;
+use poem_idempotency::store::MemoryStore;
 
 use crate::wrk::{Load, WrkResult};
 use crate::{BODY, COUNTED_PATH, quiet_app};
@@ -71,25 +72,21 @@ pub async fn run(
         .spawn_with(IdempotencyFixtureApi::new(executions.clone()))
         .await;
     let settings = app.idempotency.settings().clone();
-    let memory: Arc<MemoryStore> = match app.idempotency.store() {
-        Store::Memory(memory) => Arc::clone(memory),
-        Store::Redis(_) => bail!("the flood server must use the in-process store"),
-    };
+    in_process(&app.idempotency)?;
 
     let stop = Arc::new(AtomicBool::new(false));
     // A plain thread, not a task: it must not take turns with the server on the runtime's two
     // workers, and it sleeps nearly all the time.
     let sampler = {
         let layer = Arc::clone(&app.idempotency);
-        let memory = Arc::clone(&memory);
         let stop = Arc::clone(&stop);
         thread::spawn(move || -> anyhow::Result<Vec<Sample>> {
-            let mut samples = vec![sample(layer.metrics().executed, &memory)?];
+            let mut samples = vec![sample(layer.metrics().executed, in_process(&layer)?)?];
             let mut next = every;
             while !stop.load(Ordering::Relaxed) {
                 let executed = layer.metrics().executed;
                 if executed >= next {
-                    samples.push(sample(executed, &memory)?);
+                    samples.push(sample(executed, in_process(&layer)?)?);
                     next = (executed / every + 1) * every;
                 }
                 // At tens of thousands of requests a second, 2 ms puts each sample within a
@@ -134,7 +131,10 @@ pub async fn run(
         .join()
         .map_err(|_| anyhow::anyhow!("the RSS sampler panicked"))??;
     let result = result?;
-    let end = sample(app.idempotency.metrics().executed, &memory)?;
+    let end = sample(
+        app.idempotency.metrics().executed,
+        in_process(&app.idempotency)?,
+    )?;
     // The end replaces a sample taken just before it (the flood's last mark), rather than
     // printing the same point twice.
     if samples
@@ -172,6 +172,14 @@ pub async fn run(
         peak_rss_kib,
         wrk: result,
     })
+}
+
+/// The server's in-process store, which the flood measures.
+fn in_process(layer: &Idempotency) -> anyhow::Result<&MemoryStore> {
+    layer
+        .store()
+        .backend::<MemoryStore>()
+        .context("the flood server must use the in-process store")
 }
 
 fn sample(executed: u64, memory: &MemoryStore) -> anyhow::Result<Sample> {

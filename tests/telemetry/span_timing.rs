@@ -127,37 +127,9 @@ async fn answer(
     (what, request_id, at.as_nanos() as f64)
 }
 
-/// The PostgreSQL server the baseline runs on: `TEST_DATABASE_URL`, else the local one CI and a
-/// fresh machine have. Without one, this test is left out loudly (a line on the terminal), and
-/// fails where every suite is required (`CI=true` or `TEST_REQUIRE_ALL=1`).
+/// The PostgreSQL server the baseline runs on (see [`testing::database::postgres_server_for`]).
 async fn postgres_server() -> Option<String> {
-    let server = std::env::var("TEST_DATABASE_URL")
-        .ok()
-        .filter(|url| !url.trim().is_empty())
-        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".to_owned());
-    let connects = tokio::time::timeout(
-        std::time::Duration::from_secs(5),
-        <sqlx::PgConnection as sqlx::Connection>::connect(&server),
-    )
-    .await;
-    match connects {
-        Ok(Ok(_)) => Some(server),
-        failed => {
-            let why = format!(
-                "needs a PostgreSQL server for its baseline (TEST_DATABASE_URL, else {server}): {}",
-                match failed {
-                    Ok(Err(error)) => error.to_string(),
-                    _ => "no answer in 5 s".to_owned(),
-                }
-            );
-            assert!(
-                !testing::tools::every_suite_required(),
-                "{why}; every suite is required here (CI or TEST_REQUIRE_ALL is set)"
-            );
-            testing::tools::say(&format!("LEFT OUT span_timing: {why}\n"));
-            None
-        }
-    }
+    testing::database::postgres_server_for("span_timing").await
 }
 
 /// Threads that keep every core busy while they live, so that the scheduler preempts the

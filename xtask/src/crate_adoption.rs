@@ -6,8 +6,9 @@
 //! the address it binds is moved to a free port). The packages stand in for crates.io through
 //! `[patch.crates-io]`. The service is built and sent, over HTTP: a keyed request, its retry
 //! (replayed), the key with another body (422), and two duplicates at once (one execution: one
-//! answer is not a replay). The step fails if the README's code stops compiling, if the
-//! packages need the workspace, or if the set-up does not guard what it declares.
+//! answer is not a replay). Then the README's `## The intent gate` block runs as the service's
+//! `tests/intents.rs`. The step fails if the README's code stops compiling, if the packages need
+//! the workspace, or if the set-up does not guard what it declares.
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -30,6 +31,7 @@ pub fn run(root: &Path, target: &Path) -> anyhow::Result<()> {
     let service = work.join("service");
     std::fs::create_dir_all(&crates)?;
     std::fs::create_dir_all(service.join("src"))?;
+    std::fs::create_dir_all(service.join("tests"))?;
 
     let mut package = cargo(root);
     package.args(["package", "--no-verify", "--allow-dirty"]);
@@ -54,6 +56,7 @@ pub fn run(root: &Path, target: &Path) -> anyhow::Result<()> {
     let readme = std::fs::read_to_string(root.join(README)).context("reading the README")?;
     let dependencies = code_block(&readme, "## Install", "toml")?;
     let main = code_block(&readme, "## Set-up", "rust")?;
+    let gate_test = code_block(&readme, "## The intent gate", "rust")?;
     let port = free_port()?;
     ensure!(
         main.contains(README_ADDRESS),
@@ -63,6 +66,7 @@ pub fn run(root: &Path, target: &Path) -> anyhow::Result<()> {
         service.join("src/main.rs"),
         main.replace(README_ADDRESS, &format!("127.0.0.1:{port}")),
     )?;
+    std::fs::write(service.join("tests/intents.rs"), gate_test)?;
     let patches: String = CRATES
         .iter()
         .map(|name| format!("{name} = {{ path = \"../crates/{name}-{version}\" }}\n"))
@@ -90,7 +94,15 @@ pub fn run(root: &Path, target: &Path) -> anyhow::Result<()> {
     let probed = probe(&work, port);
     let _ = server.kill();
     let _ = server.wait();
-    probed
+    probed?;
+    // The README's gate test, as the service's own test.
+    crate::test::run_command(
+        cargo(&service)
+            .args(["test", "--quiet", "--test", "intents"])
+            .env("CARGO_TARGET_DIR", target),
+    )?;
+    println!("crate adoption: the README's intent gate test passes against the README's service");
+    Ok(())
 }
 
 /// The README's promises, over HTTP.
@@ -258,14 +270,16 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_has_both_blocks_and_binds_the_address_the_step_moves() {
+    fn the_readme_has_its_blocks_and_binds_the_address_the_step_moves() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let readme = std::fs::read_to_string(root.join(README)).unwrap();
 
         let dependencies = code_block(&readme, "## Install", "toml").unwrap();
         let main = code_block(&readme, "## Set-up", "rust").unwrap();
+        let gate_test = code_block(&readme, "## The intent gate", "rust").unwrap();
 
         assert!(dependencies.starts_with("[dependencies]"), "{dependencies}");
         assert!(main.contains(README_ADDRESS), "{main}");
+        assert!(gate_test.contains("#[tokio::test]"), "{gate_test}");
     }
 }

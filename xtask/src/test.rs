@@ -60,6 +60,7 @@ const VARIABLES_A_FRESH_MACHINE_LACKS: &[&str] = &[
     "TEST_REQUIRE_ALL",
     "TEST_DATABASE_URL",
     "TEST_REDIS",
+    "TEST_IDEMPOTENCY_STORE",
 ];
 
 /// One step of the full run.
@@ -125,7 +126,10 @@ impl Step {
             Step::Cluster => {
                 "the suites written against the shared Redis, on a local Redis Cluster"
             }
-            Step::Postgres => "cargo test --workspace on PostgreSQL, every suite required",
+            Step::Postgres => {
+                "cargo test --workspace on PostgreSQL, every suite required; then the suites \
+                 written against the shared Redis with idempotency.store = \"postgres\" instead"
+            }
             Step::Contract => "the contract fuzzer (schemathesis) on SQLite, then PostgreSQL",
             Step::Clients => {
                 "the TypeScript and Python clients generated from openapi/openapi.json \
@@ -289,7 +293,10 @@ pub fn run(root: &Path, steps: &[Step]) -> anyhow::Result<()> {
             Step::FreshMachine => fresh_machine(root)?,
             Step::Sqlite => cargo_test(root, &[], None)?,
             Step::Cluster => cluster(root)?,
-            Step::Postgres => cargo_test(root, &[], Some(&postgres_url()))?,
+            Step::Postgres => {
+                cargo_test(root, &[], Some(&postgres_url()))?;
+                postgres_store(root)?
+            }
             Step::Contract => contract(root)?,
             Step::Clients => {
                 run_command(Command::new(root.join("clients/check")).current_dir(root))?
@@ -519,6 +526,19 @@ fn cluster(root: &Path) -> anyhow::Result<()> {
         .env("TEST_REDIS", "cluster")
         .env("TEST_REQUIRE_ALL", "1")
         .env_remove("TEST_DATABASE_URL");
+    run_command(&mut command)
+}
+
+/// The idempotency suites written against the shared Redis, with the records in PostgreSQL
+/// (`idempotency.store = "postgres"`, no Redis): the PostgreSQL store behind the whole service.
+fn postgres_store(root: &Path) -> anyhow::Result<()> {
+    let mut command = cargo(root);
+    command
+        .args(["test", "--workspace", "--test", "e2e", "--"])
+        .args(["idempotency::", "identity::idempotency", "races::"])
+        .env("TEST_IDEMPOTENCY_STORE", "postgres")
+        .env("TEST_REQUIRE_ALL", "1")
+        .env("TEST_DATABASE_URL", postgres_url());
     run_command(&mut command)
 }
 

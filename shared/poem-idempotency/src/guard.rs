@@ -47,7 +47,7 @@ use crate::key::{ClientKey, Fingerprint, ScopeKey};
 use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
 use crate::outage::StoreOutages;
 use crate::settings::IdempotencySettings;
-use crate::store::{Claim, LeaseToken, MemoryStore, RedisStore, Store, StoreError, StoredResponse};
+use crate::store::{Claim, LeaseToken, MemoryStore, Store, StoreError, StoredResponse};
 
 /// The request header that carries the client's key.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
@@ -93,17 +93,18 @@ impl Idempotency {
     /// (the host says so in its start-up warning about running without Redis).
     pub fn in_process(settings: IdempotencySettings) -> Self {
         let store = MemoryStore::new(settings.memory_max_entries, settings.memory_max_bytes);
-        Self::new(Store::Memory(Arc::new(store)), settings)
+        Self::new(Store::new(store), settings)
     }
 
     /// A layer whose records live in Redis, shared by every instance.
+    #[cfg(feature = "redis")]
     pub fn with_redis(
         connection: impl Into<crate::store::RedisConnection>,
         key_prefix: &str,
         settings: IdempotencySettings,
     ) -> Self {
-        let store = RedisStore::new(connection, key_prefix);
-        Self::new(Store::Redis(store), settings)
+        let store = crate::store::RedisStore::new(connection, key_prefix);
+        Self::new(Store::new(store), settings)
     }
 
     /// Scopes keys, refuses unproven callers and renders refusals as `host` says (instead of
@@ -115,7 +116,7 @@ impl Idempotency {
 
     #[cfg(feature = "durable")]
     /// Lets durable operations commit their outcomes in `outcomes` (the service's database,
-    /// with [`crate::durable::MIGRATION`] applied).
+    /// with [`crate::durable::MIGRATIONS`] applied).
     pub fn with_durable_outcomes(mut self, outcomes: DurableOutcomes) -> Self {
         self.durable = Some(outcomes);
         self
@@ -715,7 +716,8 @@ async fn superseded_answer(
             release(layer, scope, token).await;
         } else if let Err(err) = layer
             .store
-            .complete(scope, token, &committed.response, layer.settings.retention)
+            // Kept as long as the database keeps it, not a fresh retention from now.
+            .complete(scope, token, &committed.response, committed.expires_in)
             .instrument(tracing::info_span!("idempotency.complete"))
             .await
         {

@@ -38,14 +38,16 @@ pub use poem_idempotency_macros::intents;
 
 pub use durable::{DurableError, OutcomeRecorder, PreparedOutcome, Recorded};
 #[cfg(feature = "durable")]
-pub use durable::{DurableOutcomes, DurableTransaction, WriteTransaction};
+pub use durable::{
+    DurableOutcomes, DurableTransaction, OutcomeConnection, OutcomeDatabase, WriteTransaction,
+};
 pub use guard::{
     GuardOptions, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAY, Idempotency, guard, guard_declared,
     idempotent,
 };
 pub use host::{Caller, DefaultHost, Host, IdempotencyProblem, ProblemKind};
 pub use metrics::MetricsSnapshot;
-pub use settings::IdempotencySettings;
+pub use settings::{IdempotencySettings, StoreKind};
 
 #[doc(hidden)]
 pub mod __private {

@@ -1,13 +1,20 @@
 //! The layer's counters.
 //!
-//! Each outcome is counted twice: in an OpenTelemetry counter (exported with the service's
-//! other metrics when OTLP is configured) and in a plain atomic that the process can read,
-//! which is what tests and the benchmark assert on.
+//! Each outcome is counted in a plain atomic that the process can read (what tests and the
+//! benchmark assert on) and, with the feature `opentelemetry`, in an OpenTelemetry counter
+//! exported with the service's other metrics.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use opentelemetry::KeyValue;
-use opentelemetry::metrics::Counter;
+/// The exported side of a count.
+#[cfg(feature = "opentelemetry")]
+type Exported = opentelemetry::metrics::Counter<u64>;
+
+/// Without OpenTelemetry, nothing is exported.
+#[cfg(not(feature = "opentelemetry"))]
+struct Exported;
+
+type Count = (AtomicU64, Exported);
 
 /// Where a store fault happened; the `step` attribute of `idempotency.degraded`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +25,7 @@ pub(crate) enum FaultStep {
     Release,
 }
 
+#[cfg_attr(not(feature = "opentelemetry"), allow(dead_code))]
 impl FaultStep {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -62,30 +70,33 @@ pub struct MetricsSnapshot {
 }
 
 pub(crate) struct Metrics {
-    executed: (AtomicU64, Counter<u64>),
-    replayed: (AtomicU64, Counter<u64>),
-    conflict: (AtomicU64, Counter<u64>),
-    key_reuse: (AtomicU64, Counter<u64>),
-    degraded: (AtomicU64, Counter<u64>),
-    lease_lost: (AtomicU64, Counter<u64>),
-    completed_after_disconnect: (AtomicU64, Counter<u64>),
-    rejected_store_unavailable: (AtomicU64, Counter<u64>),
-    recovered: (AtomicU64, Counter<u64>),
-    durable_claims: (AtomicU64, Counter<u64>),
-    too_large_to_keep: (AtomicU64, Counter<u64>),
+    executed: Count,
+    replayed: Count,
+    conflict: Count,
+    key_reuse: Count,
+    degraded: Count,
+    lease_lost: Count,
+    completed_after_disconnect: Count,
+    rejected_store_unavailable: Count,
+    recovered: Count,
+    durable_claims: Count,
+    too_large_to_keep: Count,
 }
 
 impl Default for Metrics {
     fn default() -> Self {
+        #[cfg(feature = "opentelemetry")]
         let meter = opentelemetry::global::meter("idempotency");
-        let counter = |name: &'static str, description: &'static str| {
-            (
-                AtomicU64::new(0),
-                meter
-                    .u64_counter(name)
-                    .with_description(description)
-                    .build(),
-            )
+        #[cfg_attr(not(feature = "opentelemetry"), allow(unused_variables))]
+        let counter = |name: &'static str, description: &'static str| -> Count {
+            #[cfg(feature = "opentelemetry")]
+            let exported = meter
+                .u64_counter(name)
+                .with_description(description)
+                .build();
+            #[cfg(not(feature = "opentelemetry"))]
+            let exported = Exported;
+            (AtomicU64::new(0), exported)
         };
         Self {
             executed: counter(
@@ -136,48 +147,57 @@ impl Default for Metrics {
     }
 }
 
-fn bump(pair: &(AtomicU64, Counter<u64>), attributes: &[KeyValue]) {
+/// Counts one; `step` is the `step` attribute of a fault.
+fn bump(pair: &Count, step: Option<FaultStep>) {
     pair.0.fetch_add(1, Ordering::Relaxed);
-    pair.1.add(1, attributes);
+    #[cfg(feature = "opentelemetry")]
+    match step {
+        Some(step) => pair
+            .1
+            .add(1, &[opentelemetry::KeyValue::new("step", step.as_str())]),
+        None => pair.1.add(1, &[]),
+    }
+    #[cfg(not(feature = "opentelemetry"))]
+    let _ = step;
 }
 
 impl Metrics {
     pub fn executed(&self) {
-        bump(&self.executed, &[]);
+        bump(&self.executed, None);
     }
     pub fn replayed(&self) {
-        bump(&self.replayed, &[]);
+        bump(&self.replayed, None);
     }
     pub fn conflict(&self) {
-        bump(&self.conflict, &[]);
+        bump(&self.conflict, None);
     }
     pub fn key_reuse(&self) {
-        bump(&self.key_reuse, &[]);
+        bump(&self.key_reuse, None);
     }
     pub fn degraded(&self, step: FaultStep) {
-        bump(&self.degraded, &[KeyValue::new("step", step.as_str())]);
+        bump(&self.degraded, Some(step));
     }
     pub fn lease_lost(&self) {
-        bump(&self.lease_lost, &[]);
+        bump(&self.lease_lost, None);
     }
     pub fn completed_after_disconnect(&self) {
-        bump(&self.completed_after_disconnect, &[]);
+        bump(&self.completed_after_disconnect, None);
     }
     pub fn rejected_store_unavailable(&self) {
-        bump(&self.rejected_store_unavailable, &[]);
+        bump(&self.rejected_store_unavailable, None);
     }
     pub fn recovered(&self) {
-        bump(&self.recovered, &[]);
+        bump(&self.recovered, None);
     }
     pub fn durable_claim(&self) {
-        bump(&self.durable_claims, &[]);
+        bump(&self.durable_claims, None);
     }
     pub fn too_large_to_keep(&self) {
-        bump(&self.too_large_to_keep, &[]);
+        bump(&self.too_large_to_keep, None);
     }
 
     pub fn snapshot(&self) -> MetricsSnapshot {
-        let read = |pair: &(AtomicU64, Counter<u64>)| pair.0.load(Ordering::Relaxed);
+        let read = |pair: &Count| pair.0.load(Ordering::Relaxed);
         MetricsSnapshot {
             executed: read(&self.executed),
             replayed: read(&self.replayed),

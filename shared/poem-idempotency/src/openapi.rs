@@ -10,7 +10,9 @@
 //!   problem responses (and 503 when they fail closed), and the `X-Idempotent-Replay` header on
 //!   their success responses.
 //!
-//! Operations are matched by `operationId`.
+//! Operations are matched by `operationId`. A service serves the result with
+//! [`annotated_document_endpoint`] (at `/openapi.json`, where the intent gate looks for it), or
+//! takes the text from [`annotated_document`].
 
 use poem::http::StatusCode;
 use serde_json::{Map, Value, json};
@@ -77,6 +79,47 @@ impl Declaration {
     fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
+}
+
+/// `service`'s OpenAPI document with its operations' declarations added ([`document_intents`]),
+/// as pretty JSON: what a service serves in place of poem-openapi's `spec()`, which lacks them.
+pub fn annotated_document<T, W>(
+    service: &poem_openapi::OpenApiService<T, W>,
+    settings: &IdempotencySettings,
+) -> String
+where
+    T: poem_openapi::OpenApi + crate::intent::DeclaredIntents,
+    W: poem_openapi::Webhook,
+{
+    let mut document: Value =
+        serde_json::from_str(&service.spec()).expect("poem-openapi writes its document as JSON");
+    document_intents(&mut document, &T::declared_intents(), settings);
+    serde_json::to_string_pretty(&document).expect("a JSON value serializes")
+}
+
+/// An endpoint answering `GET` with [`annotated_document`] as `application/json`, rendered once:
+///
+/// ```ignore
+/// let api = OpenApiService::new(Api, "Greetings", "1.0");
+/// let app = Route::new()
+///     .at("/openapi.json", poem_idempotency::openapi::annotated_document_endpoint(&api, &settings))
+///     .nest("/", api)
+///     .data(idempotency);
+/// ```
+pub fn annotated_document_endpoint<T, W>(
+    service: &poem_openapi::OpenApiService<T, W>,
+    settings: &IdempotencySettings,
+) -> impl poem::Endpoint<Output = poem::Response> + 'static
+where
+    T: poem_openapi::OpenApi + crate::intent::DeclaredIntents,
+    W: poem_openapi::Webhook,
+{
+    let document = bytes::Bytes::from(annotated_document(service, settings));
+    poem::get(poem::endpoint::make_sync(move |_| {
+        poem::Response::builder()
+            .content_type("application/json")
+            .body(document.clone())
+    }))
 }
 
 /// Adds the declarations to `document` (an OpenAPI 3 document as JSON).

@@ -8,6 +8,8 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct IdempotencySettings {
+    /// Where the records live; a host builds the [`Store`](crate::store::Store) it names.
+    pub store: StoreKind,
     /// How long a completed response is replayed.
     #[serde(with = "humantime_serde")]
     pub retention: Duration,
@@ -26,9 +28,26 @@ pub struct IdempotencySettings {
     pub memory_max_bytes: usize,
 }
 
+/// Where a service keeps its idempotency records (`idempotency.store`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StoreKind {
+    /// Redis when the service has one, else this process.
+    #[default]
+    Auto,
+    /// This process: exclusion and replay per instance only.
+    Memory,
+    /// Redis, shared by every instance.
+    Redis,
+    /// A table of the service's PostgreSQL database, shared by every instance: for a fleet
+    /// with PostgreSQL and no Redis.
+    Postgres,
+}
+
 impl Default for IdempotencySettings {
     fn default() -> Self {
         Self {
+            store: StoreKind::Auto,
             retention: Duration::from_secs(24 * 60 * 60),
             lock_ttl: Duration::from_secs(30),
             lock_wait: Duration::from_secs(5),
@@ -171,5 +190,22 @@ mod tests {
         assert_eq!(settings.lock_wait, Duration::from_millis(250));
         assert_eq!(settings.lock_ttl, IdempotencySettings::default().lock_ttl);
         assert!(serde_json::from_str::<IdempotencySettings>(r#"{ "retentoin": "1h" }"#).is_err());
+    }
+
+    #[test]
+    fn the_store_is_named_in_lower_case_and_chosen_by_the_host_by_default() {
+        let store = |json: &str| serde_json::from_str::<IdempotencySettings>(json).map(|s| s.store);
+
+        assert_eq!(store("{}").unwrap(), StoreKind::Auto);
+        assert_eq!(
+            store(r#"{ "store": "postgres" }"#).unwrap(),
+            StoreKind::Postgres
+        );
+        assert_eq!(store(r#"{ "store": "redis" }"#).unwrap(), StoreKind::Redis);
+        assert_eq!(
+            store(r#"{ "store": "memory" }"#).unwrap(),
+            StoreKind::Memory
+        );
+        assert!(store(r#"{ "store": "Postgres" }"#).is_err());
     }
 }

@@ -71,6 +71,39 @@ impl TestDatabase {
     }
 }
 
+/// A PostgreSQL server for a test that needs one whatever the suite runs on: `TEST_DATABASE_URL`,
+/// else the local one CI and a fresh machine have. Without one, `test` is left out loudly (a line
+/// on the terminal), and fails where every suite is required (`CI=true` or `TEST_REQUIRE_ALL=1`).
+pub async fn postgres_server_for(test: &str) -> Option<String> {
+    let server = std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|url| url.starts_with("postgres"))
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".to_owned());
+    let connects = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        <PgConnection as Connection>::connect(&server),
+    )
+    .await;
+    match connects {
+        Ok(Ok(_)) => Some(server),
+        failed => {
+            let why = format!(
+                "needs a PostgreSQL server (TEST_DATABASE_URL, else {server}): {}",
+                match failed {
+                    Ok(Err(error)) => error.to_string(),
+                    _ => "no answer in 5 s".to_owned(),
+                }
+            );
+            assert!(
+                !crate::tools::every_suite_required(),
+                "{test} {why}; every suite is required here (CI or TEST_REQUIRE_ALL is set)"
+            );
+            crate::tools::say(&format!("LEFT OUT {test}: {why}\n"));
+            None
+        }
+    }
+}
+
 async fn drop_stale_databases(admin: &mut PgConnection) {
     let cutoff = SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -124,8 +124,10 @@ async fn the_in_process_store_stays_within_its_configured_capacity() {
             .unwrap();
     }
 
-    let poem_idempotency::store::Store::Memory(store) = app.idempotency.store() else {
-        panic!("expected the in-process store");
-    };
+    let store = app
+        .idempotency
+        .store()
+        .backend::<poem_idempotency::store::MemoryStore>()
+        .expect("the in-process store");
     assert!(store.len() <= 10, "{} records", store.len());
 }

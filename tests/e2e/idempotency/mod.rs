@@ -11,6 +11,7 @@ mod fingerprint;
 mod instances;
 mod key;
 mod observability;
+mod postgres_store;
 mod replay;
 mod scope;
 mod storage;

@@ -11,7 +11,7 @@ async fn store() -> Store {
     let prefix = format!("test:{}:", testing::unique_suffix());
     match redis_topology::Redis::connect(options).await {
         Ok((redis, redis_topology::AtStartup::Available)) => {
-            Store::Redis(RedisStore::new(redis.connection(), prefix))
+            Store::new(RedisStore::new(redis.connection(), prefix))
         }
         Ok((_, redis_topology::AtStartup::Unavailable(err))) | Err(err) => {
             panic!("the local Redis Cluster does not answer: {err}")

@@ -5,11 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use poem::web::Data;
-use poem::{EndpointExt, Route, get, handler};
+use poem::{EndpointExt, Route};
 use poem_idempotency::Idempotency;
-use poem_idempotency::intent::DeclaredIntents;
-use poem_idempotency::openapi::document_intents;
+use poem_idempotency::openapi::annotated_document_endpoint;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object, OpenApi, OpenApiService};
@@ -125,25 +123,13 @@ impl OrdersApi {
     }
 }
 
-/// The document poem-openapi generates, with each operation's declared intent and the
-/// `Idempotency-Key` header where it applies.
-#[handler]
-fn openapi_json(document: Data<&Arc<String>>) -> String {
-    document.0.as_str().to_owned()
-}
-
 /// The whole service: the API, its document at `/openapi.json`, and the layer in the request
 /// data, where every guard finds it.
 pub fn service(api: OrdersApi, idempotency: Arc<Idempotency>) -> Route {
     let api = OpenApiService::new(api, "Orders", "1.0");
-    let mut document = serde_json::from_str(&api.spec()).expect("poem-openapi writes JSON");
-    document_intents(
-        &mut document,
-        &OrdersApi::declared_intents(),
-        idempotency.settings(),
-    );
-    let document = Arc::new(serde_json::to_string_pretty(&document).expect("JSON"));
+    // The document with each operation's declared intent and the `Idempotency-Key` header.
+    let document = annotated_document_endpoint(&api, idempotency.settings());
     Route::new()
-        .at("/openapi.json", get(openapi_json).data(document))
+        .at("/openapi.json", document)
         .nest("/", api.data(idempotency))
 }

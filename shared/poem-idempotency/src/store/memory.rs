@@ -1,4 +1,4 @@
-//! The in-process record store: the [`Store`](super::Store) semantics for a single instance.
+//! The in-process record store: the [`RecordStore`] semantics for a single instance.
 //!
 //! It owns two concerns beyond the semantics themselves:
 //!
@@ -22,13 +22,12 @@
 //! clock instead of sleeping.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::atomic::AtomicU64;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::{Claim, LeaseToken, StoreError, StoredResponse};
+use super::{Claim, LeaseToken, RecordStore, StoreError, StoredResponse};
 use crate::key::{Fingerprint, ScopeKey};
 
 /// The number of shards of a large store: comfortably more than the cores that could contend.
@@ -45,7 +44,6 @@ type Key = [u8; 32];
 pub struct MemoryStore {
     shards: Box<[Mutex<Shard>]>,
     limits: Limits,
-    operations: AtomicU64,
 }
 
 /// One shard's share of the store's budget.
@@ -72,7 +70,7 @@ impl MemoryStore {
     /// The budget is split evenly across the shards (64 for stores of 4096 entries or more,
     /// fewer below, a single one under 128), so the largest response that can be kept is about
     /// `max_bytes / shards` less the overhead; larger ones make
-    /// [`complete`](super::Store::complete) fail with [`StoreError::Full`]. A `max_entries` of
+    /// [`complete`](RecordStore::complete) fail with [`StoreError::Full`]. A `max_entries` of
     /// zero makes a store that can hold nothing.
     pub fn new(max_entries: usize, max_bytes: usize) -> MemoryStore {
         let shard_count = (max_entries / MIN_ENTRIES_PER_SHARD).clamp(1, SHARDS);
@@ -85,7 +83,6 @@ impl MemoryStore {
                 entries: max_entries / shard_count,
                 bytes: max_bytes / shard_count,
             },
-            operations: AtomicU64::new(0),
         }
     }
 
@@ -107,11 +104,19 @@ impl MemoryStore {
         self.shards.iter().map(|shard| lock(shard).bytes).sum()
     }
 
-    pub(super) fn operations_counter(&self) -> &AtomicU64 {
-        &self.operations
+    fn shard(&self, key: &Key) -> MutexGuard<'_, Shard> {
+        // The key is a SHA-256 digest, so its leading bytes are already uniform.
+        let index = usize::from(u16::from_be_bytes([key[0], key[1]])) % self.shards.len();
+        lock(&self.shards[index])
+    }
+}
+
+impl RecordStore for MemoryStore {
+    fn name(&self) -> &'static str {
+        "memory"
     }
 
-    pub(super) fn claim(
+    async fn claim(
         &self,
         key: &ScopeKey,
         fingerprint: &Fingerprint,
@@ -143,7 +148,7 @@ impl MemoryStore {
     /// same and `Full` is returned: a retry then executes again, exactly as if the completed
     /// record had been evicted a moment later, instead of being told "in flight" until the
     /// lease runs out.
-    pub(super) fn complete(
+    async fn complete(
         &self,
         key: &ScopeKey,
         token: &LeaseToken,
@@ -172,35 +177,34 @@ impl MemoryStore {
         Ok(true)
     }
 
-    pub(super) fn release(&self, key: &ScopeKey, token: &LeaseToken) -> bool {
+    async fn release(&self, key: &ScopeKey, token: &LeaseToken) -> Result<bool, StoreError> {
         let key = key.as_bytes();
         let mut shard = self.shard(key);
-        match shard.live(key, Instant::now()) {
+        Ok(match shard.live(key, Instant::now()) {
             Some(record) if record.is_claimed_by(token) => {
                 shard.remove(key);
                 true
             }
             _ => false,
-        }
+        })
     }
 
-    pub(super) fn renew(&self, key: &ScopeKey, token: &LeaseToken, lease: Duration) -> bool {
+    async fn renew(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
         let now = Instant::now();
         let key = key.as_bytes();
         let mut shard = self.shard(key);
-        match shard.live(key, now) {
+        Ok(match shard.live(key, now) {
             Some(record) if record.is_claimed_by(token) => {
                 shard.set_expiry(key, now + lease);
                 true
             }
             _ => false,
-        }
-    }
-
-    fn shard(&self, key: &Key) -> MutexGuard<'_, Shard> {
-        // The key is a SHA-256 digest, so its leading bytes are already uniform.
-        let index = usize::from(u16::from_be_bytes([key[0], key[1]])) % self.shards.len();
-        lock(&self.shards[index])
+        })
     }
 }
 
@@ -358,7 +362,7 @@ mod tests {
     use crate::store::Store;
 
     fn store() -> Store {
-        Store::Memory(Arc::new(MemoryStore::new(10_000, 64 << 20)))
+        Store::new(Arc::new(MemoryStore::new(10_000, 64 << 20)))
     }
 
     // The shared semantic suite, on tokio's paused clock: leases and retention are waited out
@@ -431,7 +435,7 @@ mod tests {
         // hit first, for small bodies the entry budget is.
         const KEYS: u64 = 200_000;
         let memory = Arc::new(MemoryStore::new(10_000, 8 * MIB));
-        let store = Store::Memory(memory.clone());
+        let store = Store::new(memory.clone());
         let response = response(2048);
         let fingerprint = fp();
         for i in 0..KEYS {
@@ -473,7 +477,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_store_full_of_live_claims_answers_full_instead_of_evicting() {
         // Room for four records.
-        let store = Store::Memory(Arc::new(MemoryStore::new(4, MIB)));
+        let store = Store::new(Arc::new(MemoryStore::new(4, MIB)));
         let mut tokens = Vec::new();
         for i in 0..4 {
             tokens.push(acquire(&store, &key(i), LEASE).await);
@@ -498,7 +502,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn an_expired_claim_is_reclaimed_to_make_room() {
         // Room for a single record.
-        let store = Store::Memory(Arc::new(MemoryStore::new(1, MIB)));
+        let store = Store::new(Arc::new(MemoryStore::new(1, MIB)));
         acquire(&store, &key(0), Duration::from_millis(100)).await;
         assert!(matches!(
             store.claim(&key(1), &fp(), LEASE).await,
@@ -512,7 +516,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_claim_whose_lease_ends_this_instant_is_reclaimed_to_make_room() {
         // Room for a single record.
-        let store = Store::Memory(Arc::new(MemoryStore::new(1, MIB)));
+        let store = Store::new(Arc::new(MemoryStore::new(1, MIB)));
         acquire(&store, &key(0), Duration::from_millis(100)).await;
 
         tokio::time::advance(Duration::from_millis(100)).await;
@@ -524,7 +528,7 @@ mod tests {
     async fn eviction_drops_expired_records_then_the_oldest_completed() {
         // Room for three records (a single shard).
         let memory = Arc::new(MemoryStore::new(3, MIB));
-        let store = Store::Memory(memory.clone());
+        let store = Store::new(memory.clone());
         complete(&store, &key(0), 0, RETENTION).await; // oldest completed
         complete(&store, &key(1), 0, Duration::from_secs(1)).await; // expires soon
         complete(&store, &key(2), 0, RETENTION).await;
@@ -570,7 +574,7 @@ mod tests {
     async fn a_response_too_large_to_keep_is_refused_and_the_claim_given_up() {
         // A single shard whose byte budget fits a claim, not a 4 KiB response.
         let memory = Arc::new(MemoryStore::new(1, MemoryStore::RECORD_OVERHEAD + 1024));
-        let store = Store::Memory(memory.clone());
+        let store = Store::new(memory.clone());
         let token = acquire(&store, &key(0), LEASE).await;
         assert!(matches!(
             store
@@ -596,7 +600,7 @@ mod tests {
         // A single shard with room for two records and a byte budget for two small answers.
         let budget = 2 * (MemoryStore::RECORD_OVERHEAD + 100 + "application/json".len());
         let memory = Arc::new(MemoryStore::new(2, budget));
-        let store = Store::Memory(memory.clone());
+        let store = Store::new(memory.clone());
         complete(&store, &key(0), 100, RETENTION).await;
         let token = acquire(&store, &key(1), LEASE).await;
 
@@ -617,7 +621,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_response_of_exactly_the_budget_is_kept() {
         let cost = MemoryStore::RECORD_OVERHEAD + 1000 + "application/json".len();
-        let store = Store::Memory(Arc::new(MemoryStore::new(1, cost)));
+        let store = Store::new(Arc::new(MemoryStore::new(1, cost)));
         let token = acquire(&store, &key(0), LEASE).await;
 
         let kept = store
@@ -630,7 +634,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_store_says_whether_it_holds_anything_and_debugs_as_its_counts() {
         let memory = Arc::new(MemoryStore::new(4, MIB));
-        let store = Store::Memory(memory.clone());
+        let store = Store::new(memory.clone());
         assert!(memory.is_empty());
 
         complete(&store, &key(0), 10, RETENTION).await;
@@ -645,7 +649,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn bytes_are_accounted_and_returned() {
         let memory = Arc::new(MemoryStore::new(100, MIB));
-        let store = Store::Memory(memory.clone());
+        let store = Store::new(memory.clone());
         assert_eq!(memory.approximate_bytes(), 0);
 
         let token = acquire(&store, &key(0), LEASE).await;
@@ -687,12 +691,12 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn tiny_stores_still_hold_their_budget() {
         let memory = Arc::new(MemoryStore::new(1, MIB));
-        let store = Store::Memory(memory.clone());
+        let store = Store::new(memory.clone());
         complete(&store, &key(0), 10, RETENTION).await;
         complete(&store, &key(1), 10, RETENTION).await;
         assert_eq!(memory.len(), 1);
 
-        let empty = Store::Memory(Arc::new(MemoryStore::new(0, MIB)));
+        let empty = Store::new(Arc::new(MemoryStore::new(0, MIB)));
         assert!(matches!(
             empty.claim(&key(0), &fp(), LEASE).await,
             Err(StoreError::Full)

@@ -8,10 +8,10 @@
 //!     └──── release (our token) ─┘      └─ lease expires ──▶ absent
 //! ```
 //!
-//! - [`Store::claim`] either creates the in-progress record or reports what is already there
-//!   (in flight, completed and replayable, or a different payload under the same key). Deciding
-//!   that and creating the record is one atomic step, so two concurrent first attempts can never
-//!   both execute.
+//! - [`RecordStore::claim`] either creates the in-progress record or reports what is already
+//!   there (in flight, completed and replayable, or a different payload under the same key).
+//!   Deciding that and creating the record is one atomic step, so two concurrent first attempts
+//!   can never both execute.
 //! - An in-progress record only lives for its *lease*. A worker that crashes mid-request must not
 //!   block the key forever, so the record expires and a retry can claim it again.
 //! - Because a lease can expire under a slow-but-alive worker, every later operation carries the
@@ -19,25 +19,50 @@
 //!   fencing token. Without it, the stale worker's `complete` would overwrite (or its `release`
 //!   delete) the record of the claimant that took over, and two different responses could be
 //!   replayed for one key.
-//! - [`Store::renew`] lets a long request keep its lease without choosing a huge lease up front.
+//! - [`RecordStore::renew`] lets a long request keep its lease without choosing a huge lease up
+//!   front.
 //!
-//! Two backends implement exactly these semantics, and one test suite ([`conformance`], at the bottom of
-//! this file) runs against both: [`MemoryStore`] for a single instance and tests, [`RedisStore`] for
-//! a fleet. [`Store`] is an enum rather than a trait object because the set is closed and an enum
-//! keeps the hot path free of boxing and `async fn`-in-trait object-safety workarounds.
+//! A backend is anything that implements [`RecordStore`]; [`Store`] is the handle the layer
+//! holds (cheap to clone, counting operations, clamping durations). The crate ships
+//! [`MemoryStore`] for a single instance and tests, `RedisStore` (feature `redis`) for a fleet,
+//! and `PostgresStore` (feature `postgres`) for a fleet that has PostgreSQL and no Redis. [`conformance`] (feature `conformance`) is the definition of the semantics as tests:
+//! a new backend is one that passes it (`store_conformance_suite!`), as these three do.
+//!
+//! ```ignore
+//! struct MyStore { /* ... */ }
+//!
+//! impl RecordStore for MyStore {
+//!     fn name(&self) -> &'static str { "my-store" }
+//!     async fn claim(&self, key: &ScopeKey, fingerprint: &Fingerprint, lease: Duration)
+//!         -> Result<Claim, StoreError> { /* one atomic check-and-insert */ }
+//!     // complete, release, renew: each acts only if the record is still `token`'s claim.
+//! }
+//!
+//! let layer = Idempotency::new(Store::new(MyStore { /* ... */ }), settings);
+//! ```
 
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(feature = "redis")]
 mod redis;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::key::{Fingerprint, ScopeKey};
+pub use crate::key::{Fingerprint, ScopeKey};
 
 pub use self::memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use self::postgres::{
+    DEFAULT_TABLE as POSTGRES_DEFAULT_TABLE, PostgresStore, PostgresStoreError,
+};
+#[cfg(feature = "redis")]
 pub use self::redis::{RedisConnection, RedisStore};
 
 /// The longest lease or retention the store honours. Longer durations are clamped: nothing
@@ -79,7 +104,7 @@ impl StoredResponse {
     }
 }
 
-/// Proof of one particular claim: 128 random bits handed out by [`Store::claim`] and required
+/// Proof of one particular claim: 128 random bits handed out by [`RecordStore::claim`] and required
 /// by every later operation on the record, so that a claimant whose lease expired cannot touch
 /// the record of whoever claimed it next.
 #[derive(Clone, PartialEq, Eq)]
@@ -89,12 +114,18 @@ impl LeaseToken {
     /// A fresh token. 128 bits from the thread-local CSPRNG make a collision with a concurrent
     /// claimant's token practically impossible, and make tokens unguessable should a token ever
     /// be derived from outside the process.
-    pub(crate) fn generate() -> LeaseToken {
+    pub fn generate() -> LeaseToken {
         LeaseToken(rand::random())
     }
 
-    pub(crate) fn as_bytes(&self) -> &[u8; 16] {
+    /// The token as a backend stores it.
+    pub fn as_bytes(&self) -> &[u8; 16] {
         &self.0
+    }
+
+    /// The token a backend stored with [`Self::as_bytes`], read back.
+    pub fn from_bytes(bytes: [u8; 16]) -> LeaseToken {
+        LeaseToken(bytes)
     }
 }
 
@@ -104,7 +135,7 @@ impl std::fmt::Debug for LeaseToken {
     }
 }
 
-/// What [`Store::claim`] found.
+/// What [`RecordStore::claim`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Claim {
     /// No record existed: an in-progress record with our fingerprint and this token now exists,
@@ -131,20 +162,188 @@ pub enum StoreError {
     Full,
 }
 
-/// The record store, over one of the two backends.
+/// A backend of the record store: the four operations of the record's life, each one atomic
+/// on the backend (see the module documentation and [`conformance`] for the semantics).
+///
+/// Durations arrive clamped to a year. Write `async fn` in the implementation: the futures must
+/// be `Send`, since the guard runs on a multi-threaded runtime.
+pub trait RecordStore: Send + Sync + 'static {
+    /// A short name for logs and metrics labels (`"memory"`, `"redis"`).
+    fn name(&self) -> &'static str;
+
+    /// Claims `key` for a request with `fingerprint`, or reports the record already there.
+    /// A new in-progress record expires after `lease` unless renewed, and carries a fresh
+    /// [`LeaseToken::generate`] returned in [`Claim::Acquired`].
+    fn claim(
+        &self,
+        key: &ScopeKey,
+        fingerprint: &Fingerprint,
+        lease: Duration,
+    ) -> impl Future<Output = Result<Claim, StoreError>> + Send;
+
+    /// Turns our in-progress record into a completed one kept for `retention`.
+    ///
+    /// `Ok(false)`, writing nothing, when the record is no longer `token`'s claim: the lease
+    /// expired and someone else claimed the key, or the record vanished.
+    fn complete(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        response: &StoredResponse,
+        retention: Duration,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Deletes our in-progress record so that a retry executes. `Ok(false)` if it is not ours.
+    fn release(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Extends our in-progress record's expiry to now + `lease`. `Ok(false)` if it is not ours
+    /// anymore: the lease was lost, and the caller should assume another claimant may run.
+    fn renew(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        lease: Duration,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+}
+
+/// A backend shared with its owner (a test reading the memory store's size, say).
+impl<S: RecordStore> RecordStore for Arc<S> {
+    fn name(&self) -> &'static str {
+        S::name(self)
+    }
+
+    fn claim(
+        &self,
+        key: &ScopeKey,
+        fingerprint: &Fingerprint,
+        lease: Duration,
+    ) -> impl Future<Output = Result<Claim, StoreError>> + Send {
+        S::claim(self, key, fingerprint, lease)
+    }
+
+    fn complete(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        response: &StoredResponse,
+        retention: Duration,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        S::complete(self, key, token, response, retention)
+    }
+
+    fn release(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        S::release(self, key, token)
+    }
+
+    fn renew(
+        &self,
+        key: &ScopeKey,
+        token: &LeaseToken,
+        lease: Duration,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        S::renew(self, key, token, lease)
+    }
+}
+
+type Answer<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// [`RecordStore`] behind a pointer: its futures boxed, so that [`Store`] needs no type
+/// parameter (one small allocation per operation, next to a round trip or a map update).
+trait DynRecordStore: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn as_any(&self) -> &dyn std::any::Any;
+    fn claim<'a>(
+        &'a self,
+        key: &'a ScopeKey,
+        fingerprint: &'a Fingerprint,
+        lease: Duration,
+    ) -> Answer<'a, Claim>;
+    fn complete<'a>(
+        &'a self,
+        key: &'a ScopeKey,
+        token: &'a LeaseToken,
+        response: &'a StoredResponse,
+        retention: Duration,
+    ) -> Answer<'a, bool>;
+    fn release<'a>(&'a self, key: &'a ScopeKey, token: &'a LeaseToken) -> Answer<'a, bool>;
+    fn renew<'a>(
+        &'a self,
+        key: &'a ScopeKey,
+        token: &'a LeaseToken,
+        lease: Duration,
+    ) -> Answer<'a, bool>;
+}
+
+impl<S: RecordStore> DynRecordStore for S {
+    fn name(&self) -> &'static str {
+        RecordStore::name(self)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn claim<'a>(
+        &'a self,
+        key: &'a ScopeKey,
+        fingerprint: &'a Fingerprint,
+        lease: Duration,
+    ) -> Answer<'a, Claim> {
+        Box::pin(RecordStore::claim(self, key, fingerprint, lease))
+    }
+
+    fn complete<'a>(
+        &'a self,
+        key: &'a ScopeKey,
+        token: &'a LeaseToken,
+        response: &'a StoredResponse,
+        retention: Duration,
+    ) -> Answer<'a, bool> {
+        Box::pin(RecordStore::complete(self, key, token, response, retention))
+    }
+
+    fn release<'a>(&'a self, key: &'a ScopeKey, token: &'a LeaseToken) -> Answer<'a, bool> {
+        Box::pin(RecordStore::release(self, key, token))
+    }
+
+    fn renew<'a>(
+        &'a self,
+        key: &'a ScopeKey,
+        token: &'a LeaseToken,
+        lease: Duration,
+    ) -> Answer<'a, bool> {
+        Box::pin(RecordStore::renew(self, key, token, lease))
+    }
+}
+
+/// The record store the layer holds: any [`RecordStore`], with the durations it is asked for
+/// clamped to a year and its operations counted.
 ///
 /// Cheap to clone: clones share the backend and its [`operations`](Store::operations) counter.
 #[derive(Clone)]
-pub enum Store {
-    /// In-process, bounded; for single-instance deployments and tests.
-    Memory(Arc<MemoryStore>),
-    /// Shared by every instance of the service.
-    Redis(RedisStore),
+pub struct Store {
+    backend: Arc<dyn DynRecordStore>,
+    operations: Arc<AtomicU64>,
 }
 
 impl Store {
-    /// Claims `key` for a request with `fingerprint`, or reports the record already there.
-    /// A new in-progress record expires after `lease` unless renewed.
+    /// The store over `backend`.
+    pub fn new(backend: impl RecordStore) -> Self {
+        Self {
+            backend: Arc::new(backend),
+            operations: Arc::default(),
+        }
+    }
+
+    /// See [`RecordStore::claim`].
     pub async fn claim(
         &self,
         key: &ScopeKey,
@@ -152,17 +351,12 @@ impl Store {
         lease: Duration,
     ) -> Result<Claim, StoreError> {
         self.count();
-        let lease = lease.min(MAX_TTL);
-        match self {
-            Store::Memory(store) => store.claim(key, fingerprint, lease),
-            Store::Redis(store) => store.claim(key, fingerprint, lease).await,
-        }
+        self.backend
+            .claim(key, fingerprint, lease.min(MAX_TTL))
+            .await
     }
 
-    /// Turns our in-progress record into a completed one kept for `retention`.
-    ///
-    /// Returns `Ok(false)`, writing nothing, when the record is no longer ours: the lease
-    /// expired and someone else claimed the key, or the record vanished.
+    /// See [`RecordStore::complete`].
     pub async fn complete(
         &self,
         key: &ScopeKey,
@@ -171,24 +365,18 @@ impl Store {
         retention: Duration,
     ) -> Result<bool, StoreError> {
         self.count();
-        let retention = retention.min(MAX_TTL);
-        match self {
-            Store::Memory(store) => store.complete(key, token, response, retention),
-            Store::Redis(store) => store.complete(key, token, response, retention).await,
-        }
+        self.backend
+            .complete(key, token, response, retention.min(MAX_TTL))
+            .await
     }
 
-    /// Deletes our in-progress record so that a retry executes. `Ok(false)` if it is not ours.
+    /// See [`RecordStore::release`].
     pub async fn release(&self, key: &ScopeKey, token: &LeaseToken) -> Result<bool, StoreError> {
         self.count();
-        match self {
-            Store::Memory(store) => Ok(store.release(key, token)),
-            Store::Redis(store) => store.release(key, token).await,
-        }
+        self.backend.release(key, token).await
     }
 
-    /// Extends our in-progress record's expiry to now + `lease`. `Ok(false)` if it is not ours
-    /// anymore: the lease was lost, and the caller should assume another claimant may run.
+    /// See [`RecordStore::renew`].
     pub async fn renew(
         &self,
         key: &ScopeKey,
@@ -196,39 +384,30 @@ impl Store {
         lease: Duration,
     ) -> Result<bool, StoreError> {
         self.count();
-        let lease = lease.min(MAX_TTL);
-        match self {
-            Store::Memory(store) => Ok(store.renew(key, token, lease)),
-            Store::Redis(store) => store.renew(key, token, lease).await,
-        }
+        self.backend.renew(key, token, lease.min(MAX_TTL)).await
     }
 
     /// How many store operations (claim, complete, release, renew) have been performed through
-    /// this backend instance, by this handle and its clones, including failed ones.
+    /// this handle and its clones, including failed ones.
     ///
     /// Tests use it to prove that a request without an idempotency key never touched the store.
     pub fn operations(&self) -> u64 {
-        self.counter().load(Ordering::Relaxed)
+        self.operations.load(Ordering::Relaxed)
     }
 
-    /// `"memory"` or `"redis"`, for logs and metrics labels.
+    /// The backend, if it is a `B` (the in-process store's size, for a benchmark).
+    pub fn backend<B: RecordStore>(&self) -> Option<&B> {
+        self.backend.as_any().downcast_ref()
+    }
+
+    /// The backend's [`RecordStore::name`], for logs and metrics labels.
     pub fn backend_name(&self) -> &'static str {
-        match self {
-            Store::Memory(_) => "memory",
-            Store::Redis(_) => "redis",
-        }
-    }
-
-    fn counter(&self) -> &AtomicU64 {
-        match self {
-            Store::Memory(store) => store.operations_counter(),
-            Store::Redis(store) => store.operations_counter(),
-        }
+        self.backend.name()
     }
 
     fn count(&self) {
         // Relaxed: the counter orders nothing, it is only ever read as a total.
-        self.counter().fetch_add(1, Ordering::Relaxed);
+        self.operations.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -243,13 +422,12 @@ impl std::fmt::Debug for Store {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
 
     use super::*;
     use crate::key::ClientKey;
 
     fn store() -> Store {
-        Store::Memory(Arc::new(MemoryStore::new(100, 1 << 20)))
+        Store::new(MemoryStore::new(100, 1 << 20))
     }
 
     fn scope() -> ScopeKey {
@@ -347,7 +525,7 @@ mod tests {
 }
 
 /// Instantiates every test of [`conformance`] for one backend: `$make` is an async expression
-/// producing a fresh [`Store`], `$test` the test attribute to use. With `when $runs_here;`,
+/// producing a fresh [`Store`] (`Store::new(your_backend)`), `$test` the test attribute to use. With `when $runs_here;`,
 /// each test returns at once where `$runs_here` is false (the caller says so loudly).
 ///
 /// ```ignore

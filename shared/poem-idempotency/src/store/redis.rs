@@ -1,5 +1,5 @@
-//! The Redis record store: the [`Store`](super::Store) semantics shared by every instance of
-//! the service.
+//! The Redis record store: the [`RecordStore`] semantics shared by every instance of the
+//! service.
 //!
 //! A record is a hash at `{prefix}idempotency:{scope key hex}`:
 //!
@@ -37,7 +37,6 @@
 //! `static` so that each one's SHA-1 is computed once per process.
 
 use std::io::Write as _;
-use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -49,7 +48,7 @@ use redis::{
     Script, ServerErrorKind, ToRedisArgs, Value,
 };
 
-use super::{Claim, LeaseToken, StoreError, StoredResponse};
+use super::{Claim, LeaseToken, RecordStore, StoreError, StoredResponse};
 use crate::key::{Fingerprint, ScopeKey};
 
 /// Claim replies other than a replay's packed response. Mirrored in [`CLAIM`].
@@ -198,15 +197,13 @@ impl From<ClusterConnection> for RedisConnection {
     }
 }
 
-/// The Redis-backed record store. Cheap to clone: clones share the connection and the
-/// operations counter.
+/// The Redis-backed record store. Cheap to clone: clones share the connection.
 #[derive(Clone)]
 pub struct RedisStore {
     conn: RedisConnection,
     key_prefix: Arc<str>,
     /// `{key_prefix}idempotency:`, made once: every record key starts with it.
     records: Arc<[u8]>,
-    operations: Arc<AtomicU64>,
 }
 
 impl RedisStore {
@@ -218,12 +215,7 @@ impl RedisStore {
             conn: conn.into(),
             records: format!("{key_prefix}idempotency:").into_bytes().into(),
             key_prefix,
-            operations: Arc::new(AtomicU64::new(0)),
         }
-    }
-
-    pub(super) fn operations_counter(&self) -> &AtomicU64 {
-        &self.operations
     }
 
     /// The key of the record of `key`.
@@ -245,8 +237,14 @@ impl RedisStore {
     ) -> ScriptCall<'s> {
         ScriptCall::new(script, self.record_key(key), args, data)
     }
+}
 
-    pub(super) async fn claim(
+impl RecordStore for RedisStore {
+    fn name(&self) -> &'static str {
+        "redis"
+    }
+
+    async fn claim(
         &self,
         key: &ScopeKey,
         fingerprint: &Fingerprint,
@@ -268,7 +266,7 @@ impl RedisStore {
         decode_claim(reply, token)
     }
 
-    pub(super) async fn complete(
+    async fn complete(
         &self,
         key: &ScopeKey,
         token: &LeaseToken,
@@ -295,11 +293,7 @@ impl RedisStore {
         Ok(done == 1)
     }
 
-    pub(super) async fn release(
-        &self,
-        key: &ScopeKey,
-        token: &LeaseToken,
-    ) -> Result<bool, StoreError> {
+    async fn release(&self, key: &ScopeKey, token: &LeaseToken) -> Result<bool, StoreError> {
         let mut conn = self.conn.clone();
         let done: i64 = self
             .call(&RELEASE, key, 1, 0)
@@ -310,7 +304,7 @@ impl RedisStore {
         Ok(done == 1)
     }
 
-    pub(super) async fn renew(
+    async fn renew(
         &self,
         key: &ScopeKey,
         token: &LeaseToken,
@@ -612,7 +606,7 @@ mod tests {
     }
 
     async fn store() -> Store {
-        Store::Redis(RedisStore::new(connect().await, unique_prefix()))
+        Store::new(RedisStore::new(connect().await, unique_prefix()))
     }
 
     #[tokio::test]
@@ -671,7 +665,7 @@ mod tests {
     async fn record_is_a_hash_with_the_documented_layout_and_a_ttl() {
         let mut conn = connect().await;
         let prefix = unique_prefix();
-        let store = Store::Redis(RedisStore::new(conn.clone(), prefix.clone()));
+        let store = Store::new(RedisStore::new(conn.clone(), prefix.clone()));
         let key = scope();
         let fingerprint = Fingerprint::of(b"{}", None, "");
         let redis_key = format!("{prefix}idempotency:{}", key.to_hex());
@@ -725,7 +719,7 @@ mod tests {
         let conn = client
             .get_connection_manager_lazy(config)
             .expect("a lazy connection manager does not connect yet");
-        let store = Store::Redis(RedisStore::new(conn, unique_prefix()));
+        let store = Store::new(RedisStore::new(conn, unique_prefix()));
         let fingerprint = Fingerprint::of(b"{}", None, "");
         let result = tokio::time::timeout(
             Duration::from_secs(10),

@@ -36,21 +36,24 @@ use std::sync::atomic::AtomicU64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-#[cfg(feature = "durable")]
-use bytes::Bytes;
 use poem::{FromRequest, IntoResponse, Request, RequestBody, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaResponses, Registry};
-#[cfg(feature = "durable")]
-use sqlx::Row as _;
 
 use crate::key::{Fingerprint, ScopeKey};
 use crate::store::StoredResponse;
 
-/// The table's schema, one statement per line of SQL that SQLite and PostgreSQL both accept.
-/// The host applies it as the `idempotency` migration namespace's version 1.
 #[cfg(feature = "durable")]
-pub const MIGRATION: &str = "\
+mod database;
+#[cfg(feature = "durable")]
+pub use database::{OutcomeConnection, OutcomeDatabase};
+
+/// The table's schema, in order: a service applies each once (the host applies them as the
+/// `idempotency` migration namespace's versions 1 and 2; with sqlx's migrator, as two files).
+/// The SQL is the same for PostgreSQL and SQLite; statements end with `;`.
+#[cfg(feature = "durable")]
+pub const MIGRATIONS: [&str; 2] = [
+    "\
 CREATE TABLE idempotency_outcomes (
     scope_key TEXT PRIMARY KEY,
     fingerprint TEXT NOT NULL,
@@ -63,7 +66,13 @@ CREATE TABLE idempotency_outcomes (
     expires_at_ms BIGINT NOT NULL
 );
 CREATE INDEX idempotency_outcomes_expiry ON idempotency_outcomes (expires_at_ms);
-";
+",
+    // Bodies as bytes (`body_hex` stays for the rows written before). `BYTEA` is PostgreSQL's
+    // bytes; SQLite keeps a blob as a blob in a column of any declared type.
+    "\
+ALTER TABLE idempotency_outcomes ADD COLUMN body BYTEA;
+",
+];
 
 /// Why a durable operation's transaction failed. Handlers return it with `?` (into
 /// `poem::Error`, or the service's own error type); the guard answers a
@@ -100,22 +109,60 @@ pub struct CommittedOutcome {
     pub fingerprint: String,
     /// The answer.
     pub response: StoredResponse,
+    /// How long it is kept from now, by the database's clock: a copy put back in the store
+    /// is kept as long, not a fresh retention.
+    pub expires_in: Duration,
 }
 
 #[cfg(feature = "durable")]
-/// The `idempotency_outcomes` table.
-#[derive(Debug, Clone)]
+/// The `idempotency_outcomes` table, in the database of any pool the service has: `PgPool`,
+/// `SqlitePool` or `AnyPool`. Cheap to clone.
+#[derive(Clone)]
 pub struct DurableOutcomes {
-    pool: sqlx::AnyPool,
+    table: Arc<dyn OutcomeTable>,
     reads: Arc<AtomicU64>,
 }
 
 #[cfg(feature = "durable")]
+impl std::fmt::Debug for DurableOutcomes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DurableOutcomes")
+            .field("reads", &self.reads())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The table behind a pool of any [`OutcomeDatabase`]: what the guard, which is not generic,
+/// reads it through.
+#[cfg(feature = "durable")]
+trait OutcomeTable: Send + Sync {
+    fn find<'a>(
+        &'a self,
+        scope: &'a str,
+    ) -> futures_util::future::BoxFuture<'a, Result<Option<CommittedOutcome>, sqlx::Error>>;
+    fn sweep(&self) -> futures_util::future::BoxFuture<'_, Result<u64, sqlx::Error>>;
+}
+
+#[cfg(feature = "durable")]
+impl<DB: OutcomeDatabase> OutcomeTable for sqlx::Pool<DB> {
+    fn find<'a>(
+        &'a self,
+        scope: &'a str,
+    ) -> futures_util::future::BoxFuture<'a, Result<Option<CommittedOutcome>, sqlx::Error>> {
+        <DB as database::driver::Database>::find(self, scope)
+    }
+
+    fn sweep(&self) -> futures_util::future::BoxFuture<'_, Result<u64, sqlx::Error>> {
+        <DB as database::driver::Database>::sweep(self)
+    }
+}
+
+#[cfg(feature = "durable")]
 impl DurableOutcomes {
-    /// The table in `pool`'s database, with [`MIGRATION`] applied.
-    pub fn new(pool: sqlx::AnyPool) -> Self {
+    /// The table in `pool`'s database, with [`MIGRATIONS`] applied.
+    pub fn new<DB: OutcomeDatabase>(pool: sqlx::Pool<DB>) -> Self {
         Self {
-            pool,
+            table: Arc::new(pool),
             reads: Arc::default(),
         }
     }
@@ -138,42 +185,15 @@ impl DurableOutcomes {
         &self,
         scope: &str,
     ) -> Result<Option<CommittedOutcome>, sqlx::Error> {
-        let row = sqlx::query(
-            "SELECT fingerprint, status, content_type, location, etag, body_hex
-             FROM idempotency_outcomes
-             WHERE scope_key = $1 AND expires_at_ms > $2",
-        )
-        .bind(scope)
-        .bind(unix_ms())
-        .fetch_optional(&self.pool)
-        .await;
+        let found = self.table.find(scope).await;
         // Counted once answered, so a test that sees the count knows the lookup is over.
         self.reads.fetch_add(1, Ordering::Release);
-        let Some(row) = row? else {
-            return Ok(None);
-        };
-        let status: i32 = row.try_get("status")?;
-        let body_hex: String = row.try_get("body_hex")?;
-        let body = hex::decode(body_hex).map_err(|err| sqlx::Error::Decode(Box::new(err)))?;
-        Ok(Some(CommittedOutcome {
-            fingerprint: row.try_get("fingerprint")?,
-            response: StoredResponse {
-                status: u16::try_from(status).unwrap_or(500),
-                content_type: row.try_get("content_type")?,
-                location: row.try_get("location")?,
-                etag: row.try_get("etag")?,
-                body: Bytes::from(body),
-            },
-        }))
+        found
     }
 
     /// Deletes expired outcomes; how many.
     pub async fn sweep(&self) -> Result<u64, sqlx::Error> {
-        let deleted = sqlx::query("DELETE FROM idempotency_outcomes WHERE expires_at_ms <= $1")
-            .bind(unix_ms())
-            .execute(&self.pool)
-            .await?;
-        Ok(deleted.rows_affected())
+        self.table.sweep().await
     }
 
     /// Sweeps every `every` until the task is aborted (the host aborts it at shutdown).
@@ -251,20 +271,6 @@ impl PendingOutcome {
     }
 }
 
-/// Inserts the answer, or takes over an expired row of the key; no row is written when a live
-/// one is there (the key's outcome was committed by another execution).
-#[cfg(feature = "durable")]
-const RECORD: &str = "\
-INSERT INTO idempotency_outcomes
-(scope_key, fingerprint, status, content_type, location, etag, body_hex, created_at_ms, expires_at_ms)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-ON CONFLICT (scope_key) DO UPDATE SET
-fingerprint = excluded.fingerprint, status = excluded.status,
-content_type = excluded.content_type, location = excluded.location, etag = excluded.etag,
-body_hex = excluded.body_hex, created_at_ms = excluded.created_at_ms,
-expires_at_ms = excluded.expires_at_ms
-WHERE idempotency_outcomes.expires_at_ms <= $8";
-
 /// Hands a durable operation the means to commit its answer with its effect. Take it as an
 /// argument of the operation; without a key (or without the guard) it records nothing, so the
 /// same code serves keyed and unkeyed requests.
@@ -292,7 +298,10 @@ impl OutcomeRecorder {
     /// tx.commit(CreateThingResponse::Created(Json(thing))).await
     /// ```
     #[cfg(feature = "durable")]
-    pub async fn begin(&self, pool: &sqlx::AnyPool) -> Result<DurableTransaction, DurableError> {
+    pub async fn begin<DB: OutcomeDatabase>(
+        &self,
+        pool: &sqlx::Pool<DB>,
+    ) -> Result<DurableTransaction<DB>, DurableError> {
         let transaction = begin_write(pool).await?;
         Ok(DurableTransaction {
             transaction,
@@ -338,29 +347,31 @@ impl OutcomeRecorder {
 ///   wait out (a deadlock, `40P01`; a serialization failure, `40001`) is answered `503` with
 ///   `Retry-After` by the service's error mapping, as SQLite's busy timeout running out is.
 #[cfg(feature = "durable")]
-pub async fn begin_write(pool: &sqlx::AnyPool) -> Result<WriteTransaction, sqlx::Error> {
-    let options = pool.connect_options();
-    let url = options.database_url.as_str();
-    let Some(statement) = write_transaction_statement(url) else {
-        return Ok(WriteTransaction {
-            transaction: pool.begin().await?,
-            _turn: None,
-        });
-    };
-    let turn = tokio::time::timeout(TURN_WAIT, writers_of(url).acquire_owned())
-        .await
-        .map_err(|_| sqlx::Error::PoolTimedOut)?
-        .expect("the writers' semaphore is never closed");
-    Ok(WriteTransaction {
-        transaction: pool.begin_with(statement).await?,
-        _turn: Some(turn),
-    })
+pub async fn begin_write<DB: OutcomeDatabase>(
+    pool: &sqlx::Pool<DB>,
+) -> Result<WriteTransaction<DB>, sqlx::Error> {
+    <DB as database::driver::Database>::begin_write(pool).await
 }
+
+/// How a write transaction begins on SQLite: as the writer.
+#[cfg(feature = "durable")]
+const SQLITE_BEGIN_WRITE: &str = "BEGIN IMMEDIATE";
 
 /// How long a writer waits for its turn among this process's writers to one SQLite database:
 /// SQLite's default busy timeout.
 #[cfg(feature = "durable")]
 pub const TURN_WAIT: Duration = Duration::from_secs(5);
+
+/// This process's turn to write to the SQLite `database` (its file, or its URL through
+/// `Any`), had within [`TURN_WAIT`] or `sqlx::Error::PoolTimedOut`.
+#[cfg(feature = "durable")]
+async fn writers_turn(database: &str) -> Result<tokio::sync::OwnedSemaphorePermit, sqlx::Error> {
+    let turns = writers_of(database);
+    tokio::time::timeout(TURN_WAIT, turns.acquire_owned())
+        .await
+        .map_err(|_| sqlx::Error::PoolTimedOut)
+        .map(|turn| turn.expect("the writers' semaphore is never closed"))
+}
 
 /// The turns of this process's writers to the SQLite database at `url`: one at a time.
 #[cfg(feature = "durable")]
@@ -382,16 +393,27 @@ fn writers_of(url: &str) -> Arc<tokio::sync::Semaphore> {
 }
 
 /// A write transaction from [`begin_write`]: the statements run on it (it derefs to its
-/// connection), [`Self::commit`] commits, and dropped uncommitted it rolls back. On SQLite it
-/// holds this process's turn to write until then.
+/// connection: `&mut *tx` is a `&mut PgConnection` on a `PgPool`), [`Self::commit`] commits,
+/// and dropped uncommitted it rolls back. On SQLite it holds this process's turn to write
+/// until then.
 #[cfg(feature = "durable")]
-pub struct WriteTransaction {
-    transaction: sqlx::Transaction<'static, sqlx::Any>,
+pub struct WriteTransaction<DB: OutcomeDatabase = sqlx::Any> {
+    transaction: sqlx::Transaction<'static, DB>,
     _turn: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 #[cfg(feature = "durable")]
-impl WriteTransaction {
+impl<DB: OutcomeDatabase> WriteTransaction<DB> {
+    fn new(
+        transaction: sqlx::Transaction<'static, DB>,
+        turn: Option<tokio::sync::OwnedSemaphorePermit>,
+    ) -> Self {
+        Self {
+            transaction,
+            _turn: turn,
+        }
+    }
+
     /// Commits what was written, and gives up the turn to write.
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.transaction.commit().await
@@ -399,38 +421,53 @@ impl WriteTransaction {
 }
 
 #[cfg(feature = "durable")]
-impl std::ops::Deref for WriteTransaction {
-    type Target = sqlx::AnyConnection;
+impl<DB: OutcomeDatabase> std::ops::Deref for WriteTransaction<DB> {
+    type Target = DB::Connection;
 
-    fn deref(&self) -> &sqlx::AnyConnection {
+    fn deref(&self) -> &DB::Connection {
         &self.transaction
     }
 }
 
 #[cfg(feature = "durable")]
-impl std::ops::DerefMut for WriteTransaction {
-    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+impl<DB: OutcomeDatabase> std::ops::DerefMut for WriteTransaction<DB> {
+    fn deref_mut(&mut self) -> &mut DB::Connection {
         &mut self.transaction
     }
 }
 
-/// How a write transaction begins on the database at `url`: `None` for the driver's own
-/// `BEGIN`.
 #[cfg(feature = "durable")]
-fn write_transaction_statement(url: &str) -> Option<&'static str> {
-    url.starts_with("sqlite:").then_some("BEGIN IMMEDIATE")
+impl<DB: OutcomeDatabase> OutcomeConnection for WriteTransaction<DB> where
+    DB::Connection: OutcomeConnection
+{
+}
+
+#[cfg(feature = "durable")]
+impl<DB: OutcomeDatabase> database::driver::Connection for WriteTransaction<DB>
+where
+    DB::Connection: OutcomeConnection,
+{
+    fn record<'a>(
+        &'a mut self,
+        row: &'a database::OutcomeRow<'a>,
+    ) -> futures_util::future::BoxFuture<'a, Result<bool, sqlx::Error>> {
+        database::driver::Connection::record(&mut *self.transaction, row)
+    }
 }
 
 #[cfg(feature = "durable")]
 /// A durable operation's transaction: the effect runs on it, and [`Self::commit`] records the
 /// answer in it before committing. Dropped uncommitted, it rolls back.
-pub struct DurableTransaction {
-    transaction: WriteTransaction,
+pub struct DurableTransaction<DB: OutcomeDatabase = sqlx::Any> {
+    transaction: WriteTransaction<DB>,
     recorder: OutcomeRecorder,
 }
 
 #[cfg(feature = "durable")]
-impl DurableTransaction {
+impl<DB: OutcomeDatabase> DurableTransaction<DB>
+where
+    DB::Connection: OutcomeConnection,
+{
     /// Records `answer` and commits it with the effect; the answer, marked as recorded.
     #[tracing::instrument(name = "idempotency.commit", skip_all)]
     pub async fn commit<R: IntoResponse>(mut self, answer: R) -> Result<Recorded<R>, DurableError> {
@@ -446,17 +483,17 @@ impl DurableTransaction {
 }
 
 #[cfg(feature = "durable")]
-impl std::ops::Deref for DurableTransaction {
-    type Target = sqlx::AnyConnection;
+impl<DB: OutcomeDatabase> std::ops::Deref for DurableTransaction<DB> {
+    type Target = DB::Connection;
 
-    fn deref(&self) -> &sqlx::AnyConnection {
+    fn deref(&self) -> &DB::Connection {
         &self.transaction
     }
 }
 
 #[cfg(feature = "durable")]
-impl std::ops::DerefMut for DurableTransaction {
-    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+impl<DB: OutcomeDatabase> std::ops::DerefMut for DurableTransaction<DB> {
+    fn deref_mut(&mut self) -> &mut DB::Connection {
         &mut self.transaction
     }
 }
@@ -471,22 +508,33 @@ pub struct PreparedOutcome<R> {
 
 #[cfg(feature = "durable")]
 impl<R> PreparedOutcome<R> {
-    /// Writes the outcome in `transaction`, which commits it with the operation's effect, and
-    /// returns the answer marked as recorded. Without a pending claim (no key), writes nothing;
-    /// nor for an answer that is not replayed (not a 2xx, or a body over
-    /// `idempotency.max_response_bytes`), so a retry executes. An error, after which the handler
-    /// must roll back, when another execution of the key committed its outcome first.
+    /// Writes the outcome in `transaction` (the handler's own: a `PgConnection`,
+    /// `SqliteConnection` or `AnyConnection`, a `sqlx::Transaction` or a [`WriteTransaction`]),
+    /// which commits it with the operation's effect, and returns the answer marked as recorded.
+    /// Without a pending claim (no key), writes nothing; nor for an answer that is not replayed
+    /// (not a 2xx, or a body over `idempotency.max_response_bytes`), so a retry executes. An
+    /// error, after which the handler must roll back, when another execution of the key
+    /// committed its outcome first.
     #[tracing::instrument(name = "idempotency.record_outcome", skip_all)]
     pub async fn record(
         self,
-        transaction: &mut sqlx::AnyConnection,
+        transaction: &mut impl OutcomeConnection,
     ) -> Result<Recorded<R>, DurableError> {
         if let Some(pending) = &self.pending {
             let stored = &self.stored;
             let replayable =
                 (200..300).contains(&stored.status) && stored.body.len() <= pending.max_body;
             if replayable {
-                record(pending, stored, transaction).await?;
+                let row = database::OutcomeRow {
+                    scope: &pending.scope,
+                    fingerprint: &pending.fingerprint,
+                    response: stored,
+                    retention: pending.retention,
+                };
+                let written = database::driver::Connection::record(transaction, &row).await?;
+                if !written {
+                    return Err(pending.superseded());
+                }
             }
             pending.state.recorded.store(true, Ordering::Release);
         }
@@ -495,37 +543,6 @@ impl<R> PreparedOutcome<R> {
             answer: PhantomData,
         })
     }
-}
-
-#[cfg(feature = "durable")]
-/// Writes the answer under the key, in the operation's transaction.
-async fn record(
-    pending: &PendingOutcome,
-    stored: &StoredResponse,
-    transaction: &mut sqlx::AnyConnection,
-) -> Result<(), DurableError> {
-    let now = unix_ms();
-    let inserted = sqlx::query(RECORD)
-        .bind(pending.scope.as_str())
-        .bind(pending.fingerprint.as_str())
-        .bind(i32::from(stored.status))
-        .bind(stored.content_type.as_deref())
-        .bind(stored.location.as_deref())
-        .bind(stored.etag.as_deref())
-        .bind(hex::encode(&stored.body))
-        .bind(now)
-        .bind(expiry(now, pending.retention))
-        .execute(&mut *transaction)
-        .await?;
-    if inserted.rows_affected() == 0 {
-        return Err(pending.superseded());
-    }
-    Ok(())
-}
-
-#[cfg(feature = "durable")]
-fn expiry(now: i64, retention: Duration) -> i64 {
-    now.saturating_add(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// An operation's answer whose outcome was recorded in the operation's own transaction. The
@@ -553,22 +570,14 @@ impl<R> IntoResponse for Recorded<R> {
     }
 }
 
-#[cfg(feature = "durable")]
-/// The wall clock in Unix milliseconds, as the table stores times: the clock every instance
-/// sharing the database agrees on.
-fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| {
-            i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
-        })
-}
-
 #[cfg(test)]
 #[cfg(feature = "durable")]
 pub(crate) mod tests {
     use poem::http::StatusCode;
     use poem_openapi::payload::Json;
+
+    use bytes::Bytes;
+    use sqlx::Row as _;
 
     use super::*;
     use crate::key::ClientKey;
@@ -592,7 +601,8 @@ pub(crate) mod tests {
                 .connect(&format!("sqlite://{}?mode=rwc", path.display()))
                 .await
                 .expect("a SQLite database");
-            let statements = MIGRATION
+            let migrations = MIGRATIONS.concat();
+            let statements = migrations
                 .split(';')
                 .chain(["CREATE TABLE effects (label TEXT)"]);
             for statement in statements.filter(|s| !s.trim().is_empty()) {
@@ -620,16 +630,6 @@ pub(crate) mod tests {
     impl Drop for TestDatabase {
         fn drop(&mut self) {
             let _ = std::fs::remove_file(&self.path);
-        }
-    }
-
-    #[test]
-    fn a_write_transaction_begins_as_the_writer_on_sqlite_and_plainly_elsewhere() {
-        for url in ["sqlite:///tmp/app.db?mode=rwc", "sqlite::memory:"] {
-            assert_eq!(write_transaction_statement(url), Some("BEGIN IMMEDIATE"));
-        }
-        for url in ["postgres://app@db/app", "mysql://app@db/app"] {
-            assert_eq!(write_transaction_statement(url), None);
         }
     }
 
@@ -853,7 +853,7 @@ pub(crate) mod tests {
         let created: i64 = row.try_get("created_at_ms").unwrap();
         let expires: i64 = row.try_get("expires_at_ms").unwrap();
         assert!(
-            created >= before && created <= unix_ms(),
+            created >= before && created <= wall_clock_ms(),
             "{created} is now"
         );
         assert_eq!(expires - created, 3_600_000);
@@ -999,6 +999,169 @@ pub(crate) mod tests {
                 poem::error::ResponseError::status(&error),
                 StatusCode::INTERNAL_SERVER_ERROR
             );
+        }
+    }
+
+    /// The same promises on every pool a service may have: a `PgPool`, a `SqlitePool`, and an
+    /// `AnyPool` on each (the SQLite `AnyPool` is [`TestDatabase`]'s, above).
+    mod on_every_pool {
+        use std::str::FromStr as _;
+
+        use super::*;
+
+        /// The outcomes table in a schema of its own of the test PostgreSQL (`TEST_DATABASE_URL`,
+        /// else the local server; the tests fail without one): the URL whose connections use it.
+        async fn postgres_schema() -> String {
+            let url = std::env::var("TEST_DATABASE_URL")
+                .ok()
+                .filter(|url| url.starts_with("postgres"))
+                .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/test".to_owned());
+            let schema = format!("outcomes_{}", hex::encode(rand::random::<[u8; 6]>()));
+            let admin = sqlx::PgPool::connect(&url).await.unwrap_or_else(|err| {
+                panic!("these tests need PostgreSQL at {url} (TEST_DATABASE_URL): {err}")
+            });
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+                .execute(&admin)
+                .await
+                .expect("a schema");
+            let separator = if url.contains('?') { '&' } else { '?' };
+            let url = format!("{url}{separator}options=-c%20search_path%3D{schema}");
+            let pool = sqlx::PgPool::connect(&url)
+                .await
+                .expect("the schema's pool");
+            for statement in MIGRATIONS
+                .concat()
+                .split(';')
+                .filter(|s| !s.trim().is_empty())
+            {
+                sqlx::query(sqlx::AssertSqlSafe(statement.to_owned()))
+                    .execute(&pool)
+                    .await
+                    .expect("the outcomes table");
+            }
+            url
+        }
+
+        /// A committed answer is found with the database's remaining retention; a second
+        /// execution of its key is superseded; an expired one is not found, is swept, and its
+        /// key is taken over; an answer written on the pool's own `sqlx::Transaction` commits.
+        async fn keeps_its_promises<DB: OutcomeDatabase>(pool: sqlx::Pool<DB>)
+        where
+            DB::Connection: OutcomeConnection,
+            sqlx::Transaction<'static, DB>: OutcomeConnection,
+        {
+            let outcomes = DurableOutcomes::new(pool.clone());
+            let first = pending("k", "{}", DAY, 1024);
+            let commit = |pending: &PendingOutcome| {
+                let (recorder, pool) = (recorder(pending), pool.clone());
+                async move { recorder.begin(&pool).await?.commit(created()).await }
+            };
+
+            commit(&first).await.expect("the first commits");
+            let found = outcomes.find(&scope("k")).await.unwrap().expect("found");
+            assert_eq!(found.fingerprint, first.fingerprint);
+            assert_eq!(found.response.status, 201);
+            assert_eq!(found.response.body, Bytes::from_static(br#"{"id":1}"#));
+            assert_eq!(found.response.etag.as_deref(), Some("\"v1\""));
+            assert!(
+                found.expires_in <= DAY && found.expires_in > DAY - Duration::from_secs(60),
+                "{:?} left of a day",
+                found.expires_in
+            );
+
+            let second = pending("k", "{}", DAY, 1024);
+            let superseded = commit(&second).await.err().expect("superseded");
+            assert!(
+                matches!(superseded, DurableError::Superseded),
+                "{superseded}"
+            );
+
+            commit(&pending("old", "{}", Duration::ZERO, 1024))
+                .await
+                .expect("commits");
+            assert_eq!(outcomes.find(&scope("old")).await.unwrap(), None);
+            assert_eq!(outcomes.sweep().await.unwrap(), 1);
+            let later = pending("old", r#"{"later":true}"#, DAY, 1024);
+            commit(&later).await.expect("takes the key over");
+            let found = outcomes.find(&scope("old")).await.unwrap().expect("found");
+            assert_eq!(found.fingerprint, later.fingerprint);
+
+            let own = pending("own", "{}", DAY, 1024);
+            let mut transaction = pool.begin().await.unwrap();
+            let prepared = recorder(&own).prepare(created()).await.unwrap();
+            prepared.record(&mut transaction).await.expect("recorded");
+            transaction.commit().await.unwrap();
+            assert!(outcomes.find(&scope("own")).await.unwrap().is_some());
+        }
+
+        #[tokio::test]
+        async fn on_a_pg_pool() {
+            let url = postgres_schema().await;
+            keeps_its_promises(sqlx::PgPool::connect(&url).await.unwrap()).await;
+        }
+
+        #[tokio::test]
+        async fn on_an_any_pool_on_postgresql() {
+            sqlx::any::install_default_drivers();
+            let url = postgres_schema().await;
+            keeps_its_promises(sqlx::AnyPool::connect(&url).await.unwrap()).await;
+        }
+
+        #[tokio::test]
+        async fn on_a_sqlite_pool() {
+            let database = TestDatabase::create().await;
+            let options = sqlx::sqlite::SqliteConnectOptions::from_str(&format!(
+                "sqlite://{}",
+                database.path.display()
+            ))
+            .unwrap();
+            keeps_its_promises(sqlx::SqlitePool::connect_with(options).await.unwrap()).await;
+        }
+
+        #[tokio::test]
+        async fn on_an_any_pool_on_sqlite() {
+            let database = TestDatabase::create().await;
+            keeps_its_promises(database.pool.clone()).await;
+        }
+
+        #[tokio::test]
+        async fn a_sqlite_pool_s_writers_take_turns_and_both_commit() {
+            let database = TestDatabase::create().await;
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&database.pool)
+                .await
+                .unwrap();
+            let options = sqlx::sqlite::SqliteConnectOptions::from_str(&format!(
+                "sqlite://{}",
+                database.path.display()
+            ))
+            .unwrap();
+            let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+            let mut first = begin_write(&pool).await.unwrap();
+            sqlx::query("INSERT INTO effects (label) VALUES ('first')")
+                .execute(&mut *first)
+                .await
+                .unwrap();
+            let second = tokio::spawn({
+                let pool = pool.clone();
+                async move {
+                    let mut second = begin_write(&pool).await?;
+                    sqlx::query("INSERT INTO effects (label) VALUES ('second')")
+                        .execute(&mut *second)
+                        .await?;
+                    second.commit().await
+                }
+            });
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            assert!(
+                !second.is_finished(),
+                "the second waits for the first's turn"
+            );
+
+            first.commit().await.unwrap();
+
+            second.await.unwrap().expect("the second commits");
+            assert_eq!(database.effects().await, 2);
         }
     }
 }
