@@ -1233,3 +1233,267 @@ fn self_parameter(ty: &Value) -> Option<String> {
         }
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn path(name: &str, id: u64) -> Value {
+        json!({"path": name, "id": id, "args": null})
+    }
+
+    fn resolved(name: &str, id: u64) -> Value {
+        json!({"resolved_path": path(name, id)})
+    }
+
+    fn no_generics() -> Value {
+        json!({"params": [], "where_predicates": []})
+    }
+
+    fn item(id: u64, name: Option<&str>, visibility: &str, inner: Value) -> (String, Value) {
+        (
+            id.to_string(),
+            json!({"id": id, "crate_id": 0, "name": name, "visibility": visibility,
+                   "attrs": [], "docs": null, "links": {}, "deprecation": null, "inner": inner}),
+        )
+    }
+
+    fn function(inputs: Value, output: Value, generics: Value, is_async: bool) -> Value {
+        json!({"function": {
+            "sig": {"inputs": inputs, "output": output, "is_c_variadic": false},
+            "generics": generics,
+            "header": {"is_const": false, "is_unsafe": false, "is_async": is_async, "abi": "Rust"},
+            "has_body": true}})
+    }
+
+    fn trait_impl(trait_: Value, for_: Value, synthetic: bool, blanket: Value) -> Value {
+        json!({"impl": {"is_unsafe": false, "generics": no_generics(),
+            "provided_trait_methods": [], "trait": trait_, "for": for_, "items": [],
+            "is_negative": false, "is_synthetic": synthetic, "blanket_impl": blanket}})
+    }
+
+    /// A small crate `demo` as rustdoc's JSON (format 57) describes it: each kind of item once,
+    /// re-exports of its own items (one defined in a private module), another crate's item and
+    /// a private module's items by glob, and impls rustdoc makes up beside written ones.
+    fn fixture() -> Value {
+        let self_ref = json!({"borrowed_ref": {"lifetime": null, "is_mutable": false,
+                                               "type": {"generic": "Self"}}});
+        let index: serde_json::Map<String, Value> = [
+            item(0, Some("demo"), "public", json!({"module": {"is_crate": true,
+                "items": [1, 2, 10, 20, 30, 40, 50, 60, 61, 62, 63, 66], "is_stripped": false}})),
+            item(1, Some("store"), "public", json!({"module": {"is_crate": false,
+                "items": [3, 4], "is_stripped": false}})),
+            item(2, None, "public", json!({"use": {"source": "store::Record", "name": "Record",
+                "id": 3, "is_glob": false}})),
+            item(3, Some("Record"), "public", json!({"struct": {
+                "kind": {"plain": {"fields": [5], "has_stripped_fields": true}},
+                "generics": no_generics(), "impls": [7, 8, 9, 11]}})),
+            item(4, None, "public", json!({"use": {"source": "self::inner::Hidden",
+                "name": "Hidden", "id": 13, "is_glob": false}})),
+            item(5, Some("key"), "public", json!({"struct_field": {"primitive": "u32"}})),
+            item(7, None, "default", json!({"impl": {"is_unsafe": false,
+                "generics": no_generics(), "provided_trait_methods": [], "trait": null,
+                "for": resolved("Record", 3), "items": [12, 19], "is_negative": false,
+                "is_synthetic": false, "blanket_impl": null}})),
+            item(8, None, "default", trait_impl(path("Clone", 100), resolved("Record", 3), false, Value::Null)),
+            item(9, None, "default", trait_impl(path("Send", 102), resolved("Record", 3), true, Value::Null)),
+            item(11, None, "default", trait_impl(path("Into", 104), resolved("Record", 3), false, json!({"generic": "T"}))),
+            item(12, Some("new"), "public", function(
+                json!([["key", {"primitive": "u32"}]]), json!({"generic": "Self"}), no_generics(), false)),
+            item(19, Some("private_helper"), "default", function(
+                json!([]), Value::Null, no_generics(), false)),
+            item(13, Some("Hidden"), "public", json!({"struct": {"kind": "unit",
+                "generics": no_generics(), "impls": []}})),
+            item(10, Some("Kind"), "public", json!({"enum": {"generics": no_generics(),
+                "has_stripped_variants": false, "variants": [14, 15, 16], "impls": []}})),
+            item(14, Some("Empty"), "default", json!({"variant": {"kind": "plain",
+                "discriminant": null}})),
+            item(15, Some("Pair"), "default", json!({"variant": {"kind": {"tuple": [17]},
+                "discriminant": null}})),
+            item(16, Some("Named"), "default", json!({"variant": {"kind": {"struct":
+                {"fields": [18], "has_stripped_fields": false}}, "discriminant": null}})),
+            item(17, Some("0"), "default", json!({"struct_field": {"primitive": "u8"}})),
+            item(18, Some("name"), "default", json!({"struct_field": resolved("String", 101)})),
+            item(20, Some("Source"), "public", json!({"trait": {"is_auto": false,
+                "is_unsafe": false, "is_dyn_compatible": true, "items": [21],
+                "generics": no_generics(),
+                "bounds": [{"trait_bound": {"trait": path("Send", 102), "generic_params": [],
+                                            "modifier": "none"}}],
+                "implementations": [22]}})),
+            item(21, Some("read"), "default", function(
+                json!([["self", self_ref], ["from", {"generic": "T"}]]),
+                json!({"resolved_path": {"path": "Option", "id": 105, "args":
+                    {"angle_bracketed": {"args": [{"type": {"generic": "T"}}], "constraints": []}}}}),
+                json!({"params": [{"name": "T", "kind": {"type": {"bounds": [{"trait_bound": {
+                    "trait": path("Clone", 100), "generic_params": [], "modifier": "none"}}],
+                    "default": null, "is_synthetic": false}}}], "where_predicates": []}),
+                false)),
+            item(22, None, "default", trait_impl(path("Source", 20),
+                json!({"slice": {"primitive": "u8"}}), false, Value::Null)),
+            item(30, Some("run"), "public", function(
+                json!([["task", {"impl_trait": [{"trait_bound": {"trait": {"path": "Fn", "id": 106,
+                    "args": {"parenthesized": {"inputs": [], "output": null}}},
+                    "generic_params": [], "modifier": "none"}}]}]]),
+                Value::Null,
+                json!({"params": [{"name": "impl Fn()", "kind": {"type": {"bounds": [],
+                    "default": null, "is_synthetic": true}}}], "where_predicates": []}),
+                true)),
+            item(40, Some("LIMIT"), "public", json!({"constant": {"type": {"primitive": "usize"},
+                "const": {"expr": "4", "value": "4", "is_literal": true}}})),
+            item(50, Some("NAMES"), "public", json!({"static": {"type": {"array": {"type":
+                {"borrowed_ref": {"lifetime": "'static", "is_mutable": false,
+                                  "type": {"primitive": "str"}}}, "len": "2"}},
+                "is_mutable": false, "expr": "_", "is_unsafe": false}})),
+            item(60, Some("Both"), "public", json!({"type_alias": {"type": {"tuple": [
+                {"primitive": "u8"}, {"primitive": "u8"}]}, "generics": no_generics()}})),
+            item(61, Some("demo_macro"), "public", json!({"macro": "macro_rules! demo_macro { ... }"})),
+            item(62, None, "public", json!({"use": {"source": "macros::intents",
+                "name": "intents", "id": 103, "is_glob": false}})),
+            item(63, None, "public", json!({"use": {"source": "extras::*", "name": "extras",
+                "id": 64, "is_glob": true}})),
+            item(64, Some("extras"), "default", json!({"module": {"is_crate": false,
+                "items": [65], "is_stripped": false}})),
+            item(65, Some("helper"), "public", function(
+                json!([]), json!({"primitive": "bool"}), no_generics(), false)),
+            item(66, Some("internal"), "crate", json!({"module": {"is_crate": false,
+                "items": [], "is_stripped": false}})),
+        ]
+        .into_iter()
+        .collect();
+        let external = |crate_id: u64, path: &[&str], kind: &str| json!({"crate_id": crate_id, "path": path, "kind": kind});
+        json!({
+            "root": 0,
+            "format_version": 57,
+            "index": index,
+            "paths": {
+                "3": external(0, &["demo", "store", "Record"], "struct"),
+                "100": external(2, &["core", "clone", "Clone"], "trait"),
+                "101": external(3, &["alloc", "string", "String"], "struct"),
+                "102": external(2, &["core", "marker", "Send"], "trait"),
+                "103": external(1, &["macros", "intents"], "proc_attribute"),
+                "104": external(2, &["core", "convert", "Into"], "trait"),
+                "105": external(2, &["core", "option", "Option"], "enum"),
+                "106": external(2, &["core", "ops", "function", "Fn"], "trait"),
+            },
+        })
+    }
+
+    #[test]
+    fn every_public_item_is_listed_once_in_full_at_the_path_a_user_writes() {
+        assert_eq!(
+            listing(&fixture()).unwrap(),
+            [
+                "pub mod demo",
+                "pub type demo::Both = (u8, u8)",
+                "pub enum demo::Kind",
+                "pub demo::Kind::Empty",
+                "pub demo::Kind::Named { name: alloc::string::String }",
+                "pub demo::Kind::Pair(u8)",
+                "pub const demo::LIMIT: usize",
+                "pub static demo::NAMES: [&'static str; 2]",
+                "pub use demo::Record = demo::store::Record (struct)",
+                "pub trait demo::Source: core::marker::Send",
+                "impl demo::Source for [u8]",
+                "pub fn demo::Source::read<T: core::clone::Clone>(&self, from: T) -> core::option::Option<T>",
+                "pub macro demo::demo_macro!",
+                "pub fn demo::helper() -> bool",
+                "pub use demo::intents = macros::intents (proc_attribute)",
+                "pub async fn demo::run(task: impl core::ops::function::Fn())",
+                "pub mod demo::store",
+                "pub struct demo::store::Hidden",
+                "pub struct demo::store::Record",
+                "impl core::clone::Clone for demo::store::Record",
+                "pub demo::store::Record::key: u32",
+                "pub fn demo::store::Record::new(key: u32) -> Self",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_format_the_listing_was_not_written_for_is_refused_by_name() {
+        let mut json = fixture();
+        json["format_version"] = json!(58);
+
+        let error = listing(&json).unwrap_err().to_string();
+
+        assert!(error.contains("format 58"), "{error}");
+        assert!(error.contains("FORMAT_VERSIONS"), "{error}");
+    }
+
+    #[test]
+    fn types_are_written_as_rust_writes_them() {
+        let json = fixture();
+        let krate = Crate::new(&json).unwrap();
+        let dyn_future = json!({"dyn_trait": {"traits": [{"trait": path("Send", 102),
+            "generic_params": []}], "lifetime": "'static"}});
+        for (ty, written) in [
+            (
+                json!({"borrowed_ref": {"lifetime": "'a", "is_mutable": true,
+                "type": {"slice": {"primitive": "u8"}}}}),
+                "&'a mut [u8]",
+            ),
+            (
+                json!({"raw_pointer": {"is_mutable": false, "type": {"primitive": "u8"}}}),
+                "*const u8",
+            ),
+            (json!({"tuple": []}), "()"),
+            (json!({"tuple": [{"generic": "T"}]}), "(T,)"),
+            (dyn_future, "dyn core::marker::Send + 'static"),
+            (
+                json!({"qualified_path": {"name": "Item", "args": null,
+                "self_type": {"generic": "I"}, "trait": path("Iterator", 999)}}),
+                "<I as Iterator>::Item",
+            ),
+            (
+                json!({"function_pointer": {"sig": {"inputs": [["_", {"primitive": "u8"}]],
+                "output": {"primitive": "bool"}, "is_c_variadic": false},
+                "generic_params": [], "header": {"is_const": false, "is_unsafe": false,
+                "is_async": false, "abi": "Rust"}}}),
+                "fn(u8) -> bool",
+            ),
+            (resolved("Record", 3), "demo::store::Record"),
+            ("infer".into(), "_"),
+        ] {
+            assert_eq!(krate.ty(&ty).unwrap(), written);
+        }
+        assert!(krate.ty(&json!({"something_new": 1})).is_err());
+    }
+
+    #[test]
+    fn the_diff_names_each_line_removed_and_added_in_order() {
+        let old = "pub mod a\npub fn a::f()\npub fn a::g()\npub mod b\n";
+        let new = "pub mod a\npub fn a::f(x: u8)\npub fn a::g()\npub mod b\npub mod c\n";
+
+        assert_eq!(
+            diff(old, new),
+            "- pub fn a::f()\n+ pub fn a::f(x: u8)\n+ pub mod c\n"
+        );
+        assert_eq!(diff(new, new), "");
+    }
+
+    #[test]
+    fn every_feature_but_the_test_only_ones_is_documented() {
+        let metadata = json!({
+            "packages": [
+                {"name": "app", "features": {"other": []}},
+                {"name": "poem-idempotency", "features": {
+                    "default": ["durable"], "durable": [], "failpoints": [], "gate": []}},
+            ],
+            "target_directory": "/tmp/target",
+        });
+
+        let manifest = Manifest::from_metadata(&metadata).unwrap();
+
+        assert_eq!(manifest.features, ["durable", "gate"]);
+        assert_eq!(manifest.target_directory, Path::new("/tmp/target"));
+    }
+
+    #[test]
+    fn arguments_choose_to_check_or_to_bless() {
+        assert_eq!(mode(&[]).unwrap(), Mode::Check);
+        assert_eq!(mode(&["--bless"]).unwrap(), Mode::Bless);
+        assert!(mode(&["--blessed"]).is_err());
+    }
+}
