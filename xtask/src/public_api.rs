@@ -487,7 +487,7 @@ impl<'a> Crate<'a> {
                         continue;
                     }
                     push(
-                        [path, &[field_name.clone()]].concat(),
+                        [path, std::slice::from_ref(&field_name)].concat(),
                         0,
                         format!(
                             "pub {name}::{field_name}: {}",
@@ -558,14 +558,14 @@ impl<'a> Crate<'a> {
                     let implementation =
                         self.item(&id_of(implementation).context("an impl has no id")?)?;
                     let implementation = &implementation["inner"]["impl"];
-                    if self.listed_type(&implementation["for"]).is_none() {
-                        if let Some(text) = self.trait_impl(implementation)? {
-                            entries.push(Entry {
-                                path: path.to_vec(),
-                                rank: 1,
-                                text,
-                            });
-                        }
+                    if self.listed_type(&implementation["for"]).is_none()
+                        && let Some(text) = self.trait_impl(implementation)?
+                    {
+                        entries.push(Entry {
+                            path: path.to_vec(),
+                            rank: 1,
+                            text,
+                        });
                     }
                 }
             }
