@@ -7,7 +7,9 @@
 //! and `pub use`s, every item at the path a user writes, with its signature. Items reached at
 //! several paths are listed in full once (where they are defined, when that is public) and as a
 //! `pub use` line at the others. Trait impls are listed, but not auto-trait ones (`Send`,
-//! `Sync`...) nor the blanket impls of other crates, which would bury the rest.
+//! `Sync`...) nor the blanket impls of other crates, which would bury the rest. Items hidden
+//! with `#[doc(hidden)]` (the macros' `__private` path) are not part of it: rustdoc leaves them
+//! out.
 //!
 //! The crate is documented with every feature but `failpoints` (test-only; the template's crash
 //! tests turn it on and nothing else should): that is all a user can reach. The features are
@@ -242,7 +244,7 @@ struct Entry {
 }
 
 /// One path at which an item is reached from the root.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Reach {
     /// Through a `pub use` anywhere on the way.
     through_use: bool,
@@ -257,7 +259,8 @@ struct Crate<'a> {
     paths: &'a serde_json::Map<String, Value>,
     /// Every item reached from the root, by id, with the paths it is reached at.
     reached: BTreeMap<String, Vec<Reach>>,
-    /// `pub use`s of another crate's items: (the path here, the item's id or its source).
+    /// `pub use`s of another crate's items: the path here, the item's id (null when rustdoc
+    /// gives none) and the `use`'s source.
     foreign: Vec<(Vec<String>, Value, String)>,
     /// The path each reached item is listed in full at.
     canonical: HashMap<String, Vec<String>>,
@@ -286,8 +289,12 @@ impl<'a> Crate<'a> {
         krate.record(&root, vec![name.clone()], false, false);
         krate.walk(&root, &[name], false, &mut vec![root.clone()])?;
         for (id, reaches) in &krate.reached {
-            // Where it is defined when that is public, else the shortest path.
-            let first = reaches.iter().min().expect("recorded with a path");
+            // Where it is defined when that is public, else the shortest path (the first in
+            // order of those as short), so that the choice does not depend on the walk's order.
+            let first = reaches
+                .iter()
+                .min_by_key(|reach| (reach.through_use, reach.path.len(), &reach.path))
+                .expect("recorded with a path");
             krate.canonical.insert(id.clone(), first.path.clone());
         }
         Ok(krate)
@@ -434,124 +441,45 @@ impl<'a> Crate<'a> {
         path: &[String],
         entries: &mut Vec<Entry>,
     ) -> anyhow::Result<()> {
-        let name = path.join("::");
-        let mut push =
-            |path: Vec<String>, rank: u8, text: String| entries.push(Entry { path, rank, text });
         let (kind, inner) = kind_of(item)?;
+        let name = path.join("::");
+        entries.push(Entry {
+            path: path.to_vec(),
+            rank: 0,
+            text: self.declaration(kind, inner, &name)?,
+        });
+        let member = |member: &str, text: String| Entry {
+            path: [path, &[member.to_owned()]].concat(),
+            rank: 0,
+            text,
+        };
         match kind {
-            "module" => push(path.to_vec(), 0, format!("pub mod {name}")),
             "struct" | "union" => {
-                let generics = &inner["generics"];
-                push(
-                    path.to_vec(),
-                    0,
-                    format!(
-                        "pub {kind} {name}{}{}",
-                        self.params(generics)?,
-                        self.where_clause(generics, &[])?
-                    ),
-                );
-                let fields = match &inner["kind"] {
-                    Value::String(unit) if unit == "unit" => Vec::new(),
-                    Value::Object(shape) if shape.contains_key("tuple") => {
-                        let mut fields = Vec::new();
-                        for (position, field) in
-                            shape["tuple"].as_array().into_iter().flatten().enumerate()
-                        {
-                            // A field rustdoc leaves out (null) is private.
-                            if let Some(field) = id_of(field) {
-                                fields.push((position.to_string(), field));
-                            }
-                        }
-                        fields
-                    }
-                    _ => {
-                        let fields = inner["kind"]["plain"]["fields"]
-                            .as_array()
-                            .or(inner["fields"].as_array());
-                        let mut named = Vec::new();
-                        for field in fields.into_iter().flatten() {
-                            let field = id_of(field).context("a field has no id")?;
-                            let name = self.item(&field)?["name"]
-                                .as_str()
-                                .unwrap_or("_")
-                                .to_owned();
-                            named.push((name, field));
-                        }
-                        named
-                    }
-                };
-                for (field_name, field) in fields {
-                    let field = self.item(&field)?;
-                    if field["visibility"] != "public" {
-                        continue;
-                    }
-                    push(
-                        [path, std::slice::from_ref(&field_name)].concat(),
-                        0,
-                        format!(
-                            "pub {name}::{field_name}: {}",
-                            self.ty(&field["inner"]["struct_field"])?
-                        ),
-                    );
+                for (field_name, field) in self.public_fields(inner)? {
+                    let ty = self.ty(&field["inner"]["struct_field"])?;
+                    entries.push(member(
+                        &field_name,
+                        format!("pub {name}::{field_name}: {ty}"),
+                    ));
                 }
                 self.impls(inner, path, entries)?;
             }
             "enum" => {
-                let generics = &inner["generics"];
-                push(
-                    path.to_vec(),
-                    0,
-                    format!(
-                        "pub enum {name}{}{}",
-                        self.params(generics)?,
-                        self.where_clause(generics, &[])?
-                    ),
-                );
                 for variant in inner["variants"].as_array().into_iter().flatten() {
                     let variant = self.item(&id_of(variant).context("a variant has no id")?)?;
                     let variant_name = variant["name"].as_str().context("a variant has no name")?;
-                    push(
-                        [path, &[variant_name.to_owned()]].concat(),
-                        0,
-                        format!(
-                            "pub {name}::{variant_name}{}",
-                            self.variant(&variant["inner"]["variant"])?
-                        ),
-                    );
+                    let shape = self.variant(&variant["inner"]["variant"])?;
+                    entries.push(member(
+                        variant_name,
+                        format!("pub {name}::{variant_name}{shape}"),
+                    ));
                 }
                 self.impls(inner, path, entries)?;
             }
             "trait" => {
-                let generics = &inner["generics"];
-                let bounds = self.bounds(&inner["bounds"])?;
-                push(
-                    path.to_vec(),
-                    0,
-                    format!(
-                        "pub {}{}trait {name}{}{}{}",
-                        if inner["is_unsafe"] == true {
-                            "unsafe "
-                        } else {
-                            ""
-                        },
-                        if inner["is_auto"] == true {
-                            "auto "
-                        } else {
-                            ""
-                        },
-                        self.params(generics)?,
-                        if bounds.is_empty() {
-                            String::new()
-                        } else {
-                            format!(": {bounds}")
-                        },
-                        self.where_clause(generics, &[])?
-                    ),
-                );
-                for member in inner["items"].as_array().into_iter().flatten() {
-                    let member = self.item(&id_of(member).context("a trait item has no id")?)?;
-                    self.member(member, path, &name, &Value::Null, entries)?;
+                for item in inner["items"].as_array().into_iter().flatten() {
+                    let item = self.item(&id_of(item).context("a trait item has no id")?)?;
+                    self.member(item, path, &name, &Value::Null, entries)?;
                 }
                 // Its impls for types listed here are listed with those types.
                 for implementation in inner["implementations"].as_array().into_iter().flatten() {
@@ -569,64 +497,85 @@ impl<'a> Crate<'a> {
                     }
                 }
             }
-            "function" => push(
-                path.to_vec(),
-                0,
-                format!("pub {}", self.function(&name, inner, &[])?),
-            ),
-            "constant" => push(
-                path.to_vec(),
-                0,
-                format!("pub const {name}: {}", self.ty(&inner["type"])?),
-            ),
-            "static" => push(
-                path.to_vec(),
-                0,
-                format!(
-                    "pub {}static {}{name}: {}",
-                    if inner["is_unsafe"] == true {
-                        "unsafe "
-                    } else {
-                        ""
-                    },
-                    if inner["is_mutable"] == true {
-                        "mut "
-                    } else {
-                        ""
-                    },
-                    self.ty(&inner["type"])?
-                ),
-            ),
-            "type_alias" => {
-                let generics = &inner["generics"];
-                push(
-                    path.to_vec(),
-                    0,
-                    format!(
-                        "pub type {name}{}{} = {}",
-                        self.params(generics)?,
-                        self.where_clause(generics, &[])?,
-                        self.ty(&inner["type"])?
-                    ),
-                )
-            }
-            "macro" => push(path.to_vec(), 0, format!("pub macro {name}!")),
-            "proc_macro" => {
-                let text = match inner["kind"].as_str() {
-                    Some("attr") => format!("pub proc_macro #[{name}]"),
-                    Some("derive") => format!("pub proc_macro #[derive({name})]"),
-                    _ => format!("pub proc_macro {name}!"),
-                };
-                push(path.to_vec(), 0, text)
-            }
-            "trait_alias" => push(
-                path.to_vec(),
-                0,
-                format!("pub trait {name} = {}", self.bounds(&inner["params"])?),
-            ),
-            other => bail!("an item of a kind this listing does not know: {other}"),
+            _ => {}
         }
         Ok(())
+    }
+
+    /// The line that declares an item of `kind` named `name`.
+    fn declaration(&self, kind: &str, inner: &Value, name: &str) -> anyhow::Result<String> {
+        let generics = &inner["generics"];
+        Ok(match kind {
+            "module" => format!("pub mod {name}"),
+            "struct" | "union" | "enum" => format!(
+                "pub {kind} {name}{}{}",
+                self.params(generics)?,
+                self.where_clause(generics, &[])?
+            ),
+            "trait" => format!(
+                "pub {}{}trait {name}{}{}{}",
+                flag(&inner["is_unsafe"], "unsafe "),
+                flag(&inner["is_auto"], "auto "),
+                self.params(generics)?,
+                prefixed(": ", &self.bounds(&inner["bounds"])?),
+                self.where_clause(generics, &[])?
+            ),
+            "function" => format!("pub {}", self.function(name, inner, &[])?),
+            "constant" => format!("pub const {name}: {}", self.ty(&inner["type"])?),
+            "static" => format!(
+                "pub {}static {}{name}: {}",
+                flag(&inner["is_unsafe"], "unsafe "),
+                flag(&inner["is_mutable"], "mut "),
+                self.ty(&inner["type"])?
+            ),
+            "type_alias" => format!(
+                "pub type {name}{}{} = {}",
+                self.params(generics)?,
+                self.where_clause(generics, &[])?,
+                self.ty(&inner["type"])?
+            ),
+            "macro" => format!("pub macro {name}!"),
+            "proc_macro" => match inner["kind"].as_str() {
+                Some("attr") => format!("pub proc_macro #[{name}]"),
+                Some("derive") => format!("pub proc_macro #[derive({name})]"),
+                _ => format!("pub proc_macro {name}!"),
+            },
+            "trait_alias" => format!(
+                "pub trait {name}{} = {}",
+                self.params(generics)?,
+                self.bounds(&inner["params"])?
+            ),
+            other => bail!("an item of a kind this listing does not know: {other}"),
+        })
+    }
+
+    /// A struct's or union's public fields, by name (a tuple struct's by position).
+    fn public_fields(&self, inner: &Value) -> anyhow::Result<Vec<(String, &'a Value)>> {
+        let mut fields = Vec::new();
+        let (named, ids) = match &inner["kind"] {
+            Value::String(unit) if unit == "unit" => return Ok(fields),
+            Value::Object(shape) if shape.contains_key("tuple") => (false, &shape["tuple"]),
+            Value::Object(shape) => (true, &shape["plain"]["fields"]),
+            // A union has no kind, only fields.
+            _ => (true, &inner["fields"]),
+        };
+        for (position, id) in ids.as_array().into_iter().flatten().enumerate() {
+            // A field rustdoc leaves out (null, in a tuple struct) is private.
+            let Some(id) = id_of(id) else { continue };
+            let field = self.item(&id)?;
+            if field["visibility"] != "public" {
+                continue;
+            }
+            let name = match named {
+                true => field["name"]
+                    .as_str()
+                    .context("a field has no name")?
+                    .to_owned(),
+                false => position.to_string(),
+            };
+            fields.push((name, field));
+        }
+        Ok(fields)
     }
 
     /// The members of a struct's, enum's or union's inherent impls, and its trait impls (not
@@ -679,17 +628,9 @@ impl<'a> Crate<'a> {
         let generics = &implementation["generics"];
         Ok(Some(format!(
             "{}impl{} {}{} for {}{}",
-            if implementation["is_unsafe"] == true {
-                "unsafe "
-            } else {
-                ""
-            },
+            flag(&implementation["is_unsafe"], "unsafe "),
             self.params(generics)?,
-            if implementation["is_negative"] == true {
-                "!"
-            } else {
-                ""
-            },
+            flag(&implementation["is_negative"], "!"),
             trait_path,
             self.ty(&implementation["for"])?,
             self.where_clause(generics, &[])?
@@ -722,11 +663,7 @@ impl<'a> Crate<'a> {
                 format!(
                     "pub type {name}{}{}{}",
                     self.params(&inner["generics"])?,
-                    if bounds.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {bounds}")
-                    },
+                    prefixed(": ", &bounds),
                     match &inner["type"] {
                         Value::Null => String::new(),
                         ty => format!(" = {}", self.ty(ty)?),
@@ -746,20 +683,13 @@ impl<'a> Crate<'a> {
     /// `fn name<..>(..) -> ..` with its qualifiers, `extra` predicates added to its where clause.
     fn function(&self, name: &str, inner: &Value, extra: &[String]) -> anyhow::Result<String> {
         let header = &inner["header"];
-        let mut qualifiers = String::new();
-        for (flag, word) in [
-            ("is_const", "const "),
-            ("is_async", "async "),
-            ("is_unsafe", "unsafe "),
-        ] {
-            if header[flag] == true {
-                qualifiers.push_str(word);
-            }
-        }
-        match header["abi"].as_str() {
-            Some("Rust") | None => {}
-            Some(abi) => qualifiers.push_str(&format!("extern \"{abi}\" ")),
-        }
+        let qualifiers = format!(
+            "{}{}{}{}",
+            flag(&header["is_const"], "const "),
+            flag(&header["is_async"], "async "),
+            flag(&header["is_unsafe"], "unsafe "),
+            abi(&header["abi"])
+        );
         let sig = &inner["sig"];
         let mut inputs = Vec::new();
         for input in sig["inputs"].as_array().into_iter().flatten() {
@@ -934,15 +864,8 @@ impl<'a> Crate<'a> {
             "pat" => self.ty(&inner["type"])?,
             "borrowed_ref" => format!(
                 "&{}{}{}",
-                inner["lifetime"]
-                    .as_str()
-                    .map(|lifetime| format!("{lifetime} "))
-                    .unwrap_or_default(),
-                if inner["is_mutable"] == true {
-                    "mut "
-                } else {
-                    ""
-                },
+                lifetime(&inner["lifetime"]),
+                flag(&inner["is_mutable"], "mut "),
                 self.ty(&inner["type"])?
             ),
             "raw_pointer" => format!(
@@ -982,15 +905,8 @@ impl<'a> Crate<'a> {
                 format!(
                     "{}{}{}fn({}){output}",
                     self.higher_ranked(&inner["generic_params"])?,
-                    if header["is_unsafe"] == true {
-                        "unsafe "
-                    } else {
-                        ""
-                    },
-                    match header["abi"].as_str() {
-                        Some("Rust") | None => String::new(),
-                        Some(abi) => format!("extern \"{abi}\" "),
-                    },
+                    flag(&header["is_unsafe"], "unsafe "),
+                    abi(&header["abi"]),
                     inputs.join(", ")
                 )
             }
@@ -1089,11 +1005,7 @@ impl<'a> Crate<'a> {
                 let bounds = self.bounds(&ty["bounds"])?;
                 format!(
                     "{name}{}{}",
-                    if bounds.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {bounds}")
-                    },
+                    prefixed(": ", &bounds),
                     match &ty["default"] {
                         Value::Null => String::new(),
                         default => format!(" = {}", self.ty(default)?),
@@ -1177,6 +1089,45 @@ impl<'a> Crate<'a> {
     }
 }
 
+/// `word` when `value` is `true`, else nothing.
+fn flag<'w>(value: &Value, word: &'w str) -> &'w str {
+    if value == true { word } else { "" }
+}
+
+/// `extern "C" ` of a function's ABI, or nothing for Rust's.
+fn abi(abi: &Value) -> String {
+    let name = match abi {
+        Value::String(rust) if rust == "Rust" => return String::new(),
+        Value::String(name) => name.clone(),
+        // The others are objects: `{"c": {"unwind": false}}`, `{"other": "efiapi"}`.
+        Value::Object(only) => match only.iter().next() {
+            Some((other, Value::String(name))) if other == "other" => name.clone(),
+            Some((c, _)) if c == "c" => "C".to_owned(),
+            Some((name, _)) => name.clone(),
+            None => return String::new(),
+        },
+        _ => return String::new(),
+    };
+    format!("extern \"{name}\" ")
+}
+
+/// `'a ` of a reference's lifetime, or nothing.
+fn lifetime(lifetime: &Value) -> String {
+    lifetime
+        .as_str()
+        .map(|lifetime| format!("{lifetime} "))
+        .unwrap_or_default()
+}
+
+/// `text` after `prefix`, or nothing when there is no text.
+fn prefixed(prefix: &str, text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}{text}")
+    }
+}
+
 /// An id as the index's keys spell it (rustdoc writes numbers; older formats wrote strings).
 fn id_of(id: &Value) -> Option<String> {
     match id {
@@ -1222,15 +1173,8 @@ fn self_parameter(ty: &Value) -> Option<String> {
     }
     Some(format!(
         "&{}{}self",
-        reference["lifetime"]
-            .as_str()
-            .map(|lifetime| format!("{lifetime} "))
-            .unwrap_or_default(),
-        if reference["is_mutable"] == true {
-            "mut "
-        } else {
-            ""
-        }
+        lifetime(&reference["lifetime"]),
+        flag(&reference["is_mutable"], "mut ")
     ))
 }
 
