@@ -1356,6 +1356,86 @@ mod tests {
     }
 
     #[test]
+    fn a_generic_impls_methods_name_its_parameters_and_a_module_that_reexports_its_parent_ends() {
+        let r = json!({"generic": "R"});
+        let clone_bound = json!([{"trait_bound": {"trait": path("Clone", 100),
+            "generic_params": [], "modifier": "none"}}]);
+        let wrapper_of_r = json!({"resolved_path": {"path": "Wrapper", "id": 1, "args":
+            {"angle_bracketed": {"args": [{"type": r}], "constraints": []}}}});
+        let index: serde_json::Map<String, Value> = [
+            item(
+                0,
+                Some("demo"),
+                "public",
+                json!({"module": {"is_crate": true,
+                "items": [1, 5], "is_stripped": false}}),
+            ),
+            item(
+                1,
+                Some("Wrapper"),
+                "public",
+                json!({"struct": {
+                "kind": {"plain": {"fields": [], "has_stripped_fields": true}},
+                "generics": {"params": [{"name": "R", "kind": {"type": {"bounds": [],
+                    "default": null, "is_synthetic": false}}}], "where_predicates": []},
+                "impls": [2]}}),
+            ),
+            item(
+                2,
+                None,
+                "default",
+                json!({"impl": {"is_unsafe": false,
+                "generics": {"params": [{"name": "R", "kind": {"type": {"bounds": clone_bound,
+                    "default": null, "is_synthetic": false}}}], "where_predicates": []},
+                "provided_trait_methods": [], "trait": null, "for": wrapper_of_r,
+                "items": [3], "is_negative": false, "is_synthetic": false,
+                "blanket_impl": null}}),
+            ),
+            item(
+                3,
+                Some("get"),
+                "public",
+                function(
+                    json!([["self", {"borrowed_ref": {"lifetime": null, "is_mutable": true,
+                    "type": {"generic": "Self"}}}]]),
+                    json!({"borrowed_ref": {"lifetime": null, "is_mutable": false, "type": r}}),
+                    no_generics(),
+                    false,
+                ),
+            ),
+            item(
+                5,
+                Some("cycle"),
+                "public",
+                json!({"module": {"is_crate": false,
+                "items": [6], "is_stripped": false}}),
+            ),
+            item(
+                6,
+                None,
+                "public",
+                json!({"use": {"source": "super", "name": "parent",
+                "id": 0, "is_glob": false}}),
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let json = json!({"root": 0, "format_version": 57, "index": index,
+            "paths": {"100": {"crate_id": 2, "path": ["core", "clone", "Clone"], "kind": "trait"}}});
+
+        assert_eq!(
+            listing(&json).unwrap(),
+            [
+                "pub mod demo",
+                "pub struct demo::Wrapper<R>",
+                "pub fn demo::Wrapper<R>::get(&mut self) -> &R where R: core::clone::Clone",
+                "pub mod demo::cycle",
+                "pub use demo::cycle::parent = demo (module)",
+            ]
+        );
+    }
+
+    #[test]
     fn a_format_the_listing_was_not_written_for_is_refused_by_name() {
         let mut json = fixture();
         json["format_version"] = json!(58);
