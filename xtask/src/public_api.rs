@@ -41,7 +41,7 @@ pub enum Mode {
 
 pub fn usage() -> &'static str {
     "cargo xtask public-api [--bless]\n  \
-     the public API of poem-idempotency (every feature but failpoints) against \
+     poem-idempotency's public API (every feature but failpoints) against its listing,\n  \
      shared/poem-idempotency/public-api.txt; --bless rewrites the listing after a deliberate change"
 }
 
@@ -72,8 +72,10 @@ pub fn run(root: &Path, mode: Mode) -> anyhow::Result<()> {
             Ok(())
         }
         Mode::Check => {
+            // No listing yet: every line is one the crate adds.
             let committed = std::fs::read_to_string(&path).unwrap_or_default();
-            if committed == listing {
+            // Line by line: a checkout with CRLF line ends holds the same listing.
+            if committed.lines().eq(listing.lines()) {
                 println!("public-api: {CRATE}'s public API is as {LISTING} lists it");
                 return Ok(());
             }
