@@ -12,11 +12,14 @@
 //!   needs (see [`test`]).
 //! - `mutants [--in-diff <ref> | --since-measured]`: cargo-mutants over poem-idempotency with its
 //!   own tests (see [`mutants`]).
+//! - `public-api [--bless]`: poem-idempotency's public API against its committed listing (see
+//!   [`public_api`]).
 
 mod crate_adoption;
 mod mutants;
 mod names;
 mod new_module;
+mod public_api;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -70,6 +73,13 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         ["mutants", ref options @ ..] => mutants::run(&workspace_root(), &mutants::scope(options)?),
+        ["public-api", "--help" | "-h"] => {
+            println!("{}", public_api::usage());
+            Ok(())
+        }
+        ["public-api", ref options @ ..] => {
+            public_api::run(&workspace_root(), public_api::mode(options)?)
+        }
         ["help" | "--help" | "-h"] | [_, "--help" | "-h"] => {
             println!("{}", usage());
             Ok(())
@@ -121,7 +131,9 @@ fn usage() -> String {
          cargo xtask test [<step>...]\n      \
          everything CI runs, in its order (`cargo xtask test --help` lists the steps)\n  \
          cargo xtask mutants [--in-diff <git-ref> | --since-measured]\n      \
-         cargo-mutants over poem-idempotency with its own tests\n\n\
+         cargo-mutants over poem-idempotency with its own tests\n  \
+         cargo xtask public-api [--bless]\n      \
+         poem-idempotency's public API against its listing (--bless rewrites it)\n\n\
          A --field is snake_case (camelCase in JSON) and optional: a nullable column, optional \
          when\ncreating or replacing, set or removed (null) by a merge patch. Its types:{types}"
     )

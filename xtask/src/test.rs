@@ -110,8 +110,9 @@ impl Step {
     fn describes(self) -> &'static str {
         match self {
             Step::Lint => {
-                "cargo fmt --check, clippy -D warnings, and cargo package of poem-idempotency \
-                 (packaged and built as crates.io would)"
+                "cargo fmt --check, clippy -D warnings, poem-idempotency's public API against \
+                 its listing, its docs (-D warnings), and its cargo package (packaged and built \
+                 as crates.io would)"
             }
             Step::Mutants => {
                 "cargo-mutants over the lines of poem-idempotency changed since its TESTING.md \
@@ -396,6 +397,9 @@ fn lint(root: &Path) -> anyhow::Result<()> {
     clippy(&["--workspace"])?;
     // The adoptable crate without its default `durable` feature (no sqlx) builds clean too.
     clippy(&["-p", "poem-idempotency", "--no-default-features"])?;
+    // Its public API as listed (a change to it is deliberate), and its docs without a warning.
+    crate::public_api::run(root, crate::public_api::Mode::Check)?;
+    crate::public_api::doc(root)?;
     // The adoptable crate and its macros, as a publish would check them (nothing is published).
     run_command(cargo(root).args([
         "package",

@@ -6,7 +6,7 @@
 //!   fingerprinting a request's payload and preconditions;
 //! - [`store`]: the record store, in process or in Redis, with atomic claim / complete /
 //!   release / renew fenced by lease tokens, and its conformance suite;
-//! - [`guard`]: the endpoint a poem-openapi `transform` wraps an operation with, and the
+//! - [`mod@guard`]: the endpoint a poem-openapi `transform` wraps an operation with, and the
 //!   shared [`Idempotency`] state the service installs;
 //! - [`host`]: what the layer needs from the service ([`Host`]);
 //! - [`durable`]: outcomes committed in the operation's own database transaction;
