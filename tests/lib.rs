@@ -63,6 +63,13 @@ pub fn idempotency_store_in_postgres() -> bool {
     }
 }
 
+/// With [`idempotency_store_in_postgres`], the database each shared Redis namespace stands for:
+/// instances a test makes share a store by sharing `redis.key_prefix`, and a PostgreSQL store
+/// is shared by sharing the database it is a table of.
+static STORE_DATABASES: std::sync::LazyLock<
+    std::sync::Mutex<std::collections::HashMap<String, String>>,
+> = std::sync::LazyLock::new(Default::default);
+
 /// Configures a service before starting it.
 pub struct TestAppBuilder {
     overrides: Vec<(String, String)>,
@@ -175,7 +182,23 @@ impl TestAppBuilder {
         if store_in_postgres {
             overrides.push(("idempotency.store".into(), "postgres".into()));
         }
+        let shared_namespace = self
+            .overrides
+            .iter()
+            .rev()
+            .find(|(key, _)| key == "redis.key_prefix")
+            .map(|(_, prefix)| prefix.clone());
         overrides.extend(self.overrides);
+        if let Some(namespace) = shared_namespace.filter(|_| store_in_postgres) {
+            // The first instance of a namespace lends its database to the later ones.
+            let mut databases = STORE_DATABASES
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let url = databases
+                .entry(namespace)
+                .or_insert_with(|| database.url().to_owned());
+            overrides.push(("database.url".into(), url.clone()));
+        }
         let borrowed: Vec<(&str, &str)> = overrides
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -300,6 +323,66 @@ impl TestApp {
 
     /// The keys this service has written to the shared test Redis under `pattern` (after its
     /// namespace), e.g. `idempotency:*`.
+    /// The idempotency records the service's store holds, each with the milliseconds it has
+    /// left: its Redis keys (`idempotency:*` under the namespace), or with
+    /// [`idempotency_store_in_postgres`] the rows of the PostgreSQL store's table.
+    pub async fn idempotency_records(&self) -> Vec<(String, i64)> {
+        if self.idempotency.store().backend_name() == "postgres" {
+            let rows: Vec<(String, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT encode(scope_key, 'hex'), CAST(EXTRACT(EPOCH FROM expires_at - statement_timestamp()) * 1000 AS BIGINT)
+                 FROM {}",
+                poem_idempotency::store::POSTGRES_DEFAULT_TABLE
+            )))
+            .fetch_all(&self.store_database().await)
+            .await
+            .expect("the PostgreSQL store's records");
+            return rows;
+        }
+        let mut redis = shared_redis().await;
+        let mut records = Vec::new();
+        for key in self.redis_keys("idempotency:*").await {
+            let left: i64 = redis::cmd("PTTL")
+                .arg(&key)
+                .query_async(&mut redis)
+                .await
+                .expect("PTTL");
+            records.push((key, left));
+        }
+        records
+    }
+
+    /// Deletes every idempotency record the store holds for this service (what a store is left
+    /// with after a FLUSHALL, or a process that died before keeping an answer); how many.
+    pub async fn lose_idempotency_records(&self) -> u64 {
+        if self.idempotency.store().backend_name() == "postgres" {
+            return sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DELETE FROM {}",
+                poem_idempotency::store::POSTGRES_DEFAULT_TABLE
+            )))
+            .execute(&self.store_database().await)
+            .await
+            .expect("deleting the PostgreSQL store's records")
+            .rows_affected();
+        }
+        let keys = self.redis_keys("idempotency:*").await;
+        if keys.is_empty() {
+            return 0;
+        }
+        let deleted: u64 = redis::cmd("DEL")
+            .arg(&keys)
+            .query_async(&mut shared_redis().await)
+            .await
+            .expect("DEL");
+        deleted
+    }
+
+    /// The database the service runs on, where a PostgreSQL store keeps its table.
+    async fn store_database(&self) -> sqlx::PgPool {
+        sqlx::PgPool::connect(self.settings.database.url.expose())
+            .await
+            .expect("the service's PostgreSQL database")
+    }
+
     pub async fn redis_keys(&self, pattern: &str) -> Vec<String> {
         let mut redis = shared_redis().await;
         redis::cmd("KEYS")

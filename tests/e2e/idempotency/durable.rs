@@ -7,7 +7,7 @@
 //! after the commit, is the `crash` test binary's.
 
 use e2e::fixtures::EffectsFixtureApi;
-use e2e::{RedisChoice, TestApp, TestAppBuilder, assert_problem, is_replay, shared_redis};
+use e2e::{RedisChoice, TestApp, TestAppBuilder, assert_problem, is_replay};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use sqlx::Row as _;
@@ -48,14 +48,8 @@ impl Effects {
     /// Deletes every record the store holds for this service: what a store is left with when
     /// the process died between the commit and keeping the response.
     async fn lose_store_records(&self) {
-        let keys = self.app.redis_keys("*").await;
-        assert!(!keys.is_empty(), "the store held records to lose");
-        let mut redis = shared_redis().await;
-        let () = redis::cmd("DEL")
-            .arg(&keys)
-            .query_async(&mut redis)
-            .await
-            .expect("DEL");
+        let lost = self.app.lose_idempotency_records().await;
+        assert!(lost > 0, "the store held records to lose");
     }
 
     async fn committed_outcomes(&self) -> i64 {

@@ -167,13 +167,11 @@ async fn a_guard_that_lost_its_lease_does_not_overwrite_its_successors_record() 
     tokio::time::timeout(Duration::from_secs(10), executions.until(1))
         .await
         .expect("the first execution started");
-    let mut redis = e2e::shared_redis().await;
-    let keys = app.redis_keys("idempotency:*").await;
-    let _: () = redis::cmd("DEL")
-        .arg(&keys)
-        .query_async(&mut redis)
-        .await
-        .unwrap();
+    assert_eq!(
+        app.lose_idempotency_records().await,
+        1,
+        "the claim vanishes"
+    );
 
     // A successor claims the key, executes and stores its answer while the stale one is held;
     // only then does the stale one finish and try to store its own.
