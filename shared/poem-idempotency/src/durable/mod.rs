@@ -777,6 +777,7 @@ pub(crate) mod tests {
             }
         );
         assert_eq!(outcomes.reads(), 1, "each look is counted");
+        assert_eq!(format!("{outcomes:?}"), "DurableOutcomes { reads: 1, .. }");
         assert_eq!(outcomes.find(&scope("other")).await.unwrap(), None);
         assert_eq!(outcomes.reads(), 2);
     }

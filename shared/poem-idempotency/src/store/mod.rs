@@ -522,6 +522,27 @@ mod tests {
             format!("LeaseToken({})", "ab".repeat(16))
         );
     }
+
+    #[test]
+    fn a_store_reaches_its_own_backend_and_no_other() {
+        let store = store();
+        let shared = Store::new(Arc::new(MemoryStore::new(100, 1 << 20)));
+
+        assert!(store.backend::<MemoryStore>().is_some());
+        assert!(store.backend::<Arc<MemoryStore>>().is_none());
+        assert_eq!(shared.backend_name(), "memory", "an Arc is its store");
+        assert!(shared.backend::<Arc<MemoryStore>>().is_some());
+    }
+
+    #[test]
+    fn a_lease_token_reads_back_from_its_bytes() {
+        let token = LeaseToken::generate();
+
+        let read_back = LeaseToken::from_bytes(*token.as_bytes());
+
+        assert_eq!(read_back, token);
+        assert_ne!(LeaseToken::generate(), token, "tokens are random");
+    }
 }
 
 /// Instantiates every test of [`conformance`] for one backend: `$make` is an async expression
