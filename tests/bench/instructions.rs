@@ -49,6 +49,8 @@ pub enum Subject {
     ReplayInProcess,
     FirstExecutionRedis,
     ReplayRedis,
+    FirstExecutionPostgresStore,
+    ReplayPostgresStore,
     StoreOnlySqlite,
     DurableSqlite,
     DurableReplaySqlite,
@@ -58,7 +60,7 @@ pub enum Subject {
 }
 
 impl Subject {
-    pub const ALL: [Subject; 15] = [
+    pub const ALL: [Subject; 17] = [
         Subject::BarePoem,
         Subject::BarePoemWithRedisGet,
         Subject::PoemOpenApiOnly,
@@ -68,6 +70,8 @@ impl Subject {
         Subject::ReplayInProcess,
         Subject::FirstExecutionRedis,
         Subject::ReplayRedis,
+        Subject::FirstExecutionPostgresStore,
+        Subject::ReplayPostgresStore,
         Subject::StoreOnlySqlite,
         Subject::DurableSqlite,
         Subject::DurableReplaySqlite,
@@ -87,6 +91,8 @@ impl Subject {
             Subject::ReplayInProcess => "replay-in-process",
             Subject::FirstExecutionRedis => "first-redis",
             Subject::ReplayRedis => "replay-redis",
+            Subject::FirstExecutionPostgresStore => "first-postgres-store",
+            Subject::ReplayPostgresStore => "replay-postgres-store",
             Subject::StoreOnlySqlite => "store-only-sqlite",
             Subject::DurableSqlite => "durable-sqlite",
             Subject::DurableReplaySqlite => "durable-replay-sqlite",
@@ -107,6 +113,8 @@ impl Subject {
             Subject::ReplayInProcess => "(d) replay, in-process store",
             Subject::FirstExecutionRedis => "(c) first execution, Redis",
             Subject::ReplayRedis => "(d) replay, Redis",
+            Subject::FirstExecutionPostgresStore => "(c) first execution, PostgreSQL store",
+            Subject::ReplayPostgresStore => "(d) replay, PostgreSQL store",
             Subject::StoreOnlySqlite => "(e) first execution writing a row, store only, SQLite",
             Subject::DurableSqlite => "(f) the same, durable (outcome in the transaction), SQLite",
             Subject::DurableReplaySqlite => "(g) replay of the durable one, SQLite",
@@ -127,7 +135,13 @@ impl Subject {
 
     /// The PostgreSQL subjects run only when `TEST_DATABASE_URL` names a server.
     fn needs_postgres(self) -> bool {
-        matches!(self, Subject::StoreOnlyPostgres | Subject::DurablePostgres)
+        matches!(
+            self,
+            Subject::StoreOnlyPostgres
+                | Subject::DurablePostgres
+                | Subject::FirstExecutionPostgresStore
+                | Subject::ReplayPostgresStore
+        )
     }
 
     /// How many times the subject is counted. One that talks to a server over a socket moves
@@ -450,6 +464,11 @@ async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Re
         service => {
             let builder = if service.needs_redis() {
                 TestApp::builder().redis(RedisChoice::Url(redis_url))
+            } else if service.needs_postgres() {
+                // The records in a table of the service's PostgreSQL, no Redis.
+                TestApp::builder()
+                    .database(postgres().await?)
+                    .setting("idempotency.store", "postgres")
             } else {
                 TestApp::builder()
             };
@@ -460,9 +479,9 @@ async fn serve(subject: Subject, requests: u64, redis_url: String) -> anyhow::Re
             let (path, keys) = match service {
                 Subject::Unwrapped => (PLAIN_PATH, Keys::None),
                 Subject::WrappedNoKey => (COUNTED_PATH, Keys::None),
-                Subject::FirstExecutionInProcess | Subject::FirstExecutionRedis => {
-                    (COUNTED_PATH, Keys::Fresh)
-                }
+                Subject::FirstExecutionInProcess
+                | Subject::FirstExecutionRedis
+                | Subject::FirstExecutionPostgresStore => (COUNTED_PATH, Keys::Fresh),
                 _ => (COUNTED_PATH, Keys::Same),
             };
             drive(endpoint, path, requests, keys).await

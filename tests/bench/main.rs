@@ -76,6 +76,7 @@ mod mail_timing;
 mod redis_stats;
 mod report;
 mod revocation_cost;
+mod store_cost;
 mod transactional_cost;
 mod wrk;
 
@@ -151,6 +152,9 @@ async fn run() -> anyhow::Result<()> {
     }
     if options.transactional_cost {
         return transactional_cost::run(&options).await;
+    }
+    if options.store_cost {
+        return store_cost::run(&options).await;
     }
     if options.cluster {
         return cluster::run(&options).await;
@@ -293,6 +297,8 @@ pub struct Options {
     /// Instead of the idempotency benchmark, compares transactional and plain operations (see
     /// [`transactional_cost`]).
     pub transactional_cost: bool,
+    /// Only compare the PostgreSQL record store with Redis ([`store_cost`]).
+    pub store_cost: bool,
     /// Instead of the idempotency benchmark, compares a Redis Cluster with a single Redis node
     /// for keyed requests (see [`cluster`]).
     pub cluster: bool,
@@ -308,7 +314,7 @@ pub struct Options {
 
 impl Options {
     const USAGE: &'static str = "usage: idempotency_bench [--quick] [--duration SECS] \
-        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N] [--transactional-cost] [--cluster] [--instructions N]\n\
+        [--rounds N] [--connections N] [--flood-keys N] [--flood-only] [--bearer] [--serve SECS] [--mail-timing N] [--transactional-cost] [--store-cost] [--cluster] [--instructions N]\n\
         defaults: --duration 2 --rounds 5 --connections 32 --flood-keys 1000000 (about 3 min)\n\
         --quick:  --duration 1 --rounds 3 --flood-keys 300000 (under a minute)\n\
         --flood-keys 0 skips the memory flood, --flood-only runs nothing else;\n\
@@ -316,6 +322,7 @@ impl Options {
         --serve SECS only serves the fixtures (in-process store) for trying wrk by hand;\n\
         --mail-timing N only times N link requests for a registered and N for unknown addresses;\n\
         --transactional-cost only compares transactional and plain operations (--duration, --rounds apply);\n\
+        --store-cost only compares the PostgreSQL record store with Redis, first executions and replays (--duration, --rounds apply);\n\
         --cluster only compares a local Redis Cluster (3 masters, 3 replicas) with one Redis node, first executions and replays (--duration, --rounds apply);\n\
         --instructions N only counts instructions per request under callgrind (N and 2N requests a subject)";
 
@@ -331,6 +338,7 @@ impl Options {
             serve: None,
             mail_timing: None,
             transactional_cost: false,
+            store_cost: false,
             cluster: false,
             instructions: None,
             args: args.clone(),
@@ -359,6 +367,7 @@ impl Options {
                 "--mail-timing" => options.mail_timing = Some(value(arg)?.max(10) as usize),
                 "--transactional-cost" => options.transactional_cost = true,
                 "--cluster" => options.cluster = true,
+                "--store-cost" => options.store_cost = true,
                 "--instructions" => options.instructions = Some(value(arg)?.max(10)),
                 "-h" | "--help" => {
                     println!("{}", Self::USAGE);
@@ -399,6 +408,8 @@ pub enum Backend {
     Redis,
     /// A Redis Cluster (`--cluster` only).
     Cluster,
+    /// The PostgreSQL record store (`--store-cost` only).
+    Postgres,
 }
 
 impl Backend {
@@ -407,6 +418,7 @@ impl Backend {
             Backend::Memory => "in-process",
             Backend::Redis => "Redis",
             Backend::Cluster => "Redis Cluster",
+            Backend::Postgres => "PostgreSQL",
         }
     }
 }
@@ -488,9 +500,20 @@ impl Server {
         let app = quiet_app(TestApp::builder().redis(redis))
             .spawn_with(IdempotencyFixtureApi::new(executions.clone()))
             .await;
+        Server::from_app(backend, app, executions, probe)
+    }
+
+    /// A server already started, checked to use `backend`'s store.
+    fn from_app(
+        backend: Backend,
+        app: TestApp,
+        executions: Executions,
+        probe: Option<Probe>,
+    ) -> anyhow::Result<Server> {
         let expected = match backend {
             Backend::Memory => "memory",
             Backend::Redis | Backend::Cluster => "redis",
+            Backend::Postgres => "postgres",
         };
         ensure!(
             app.idempotency.store().backend_name() == expected,

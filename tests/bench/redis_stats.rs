@@ -115,6 +115,8 @@ impl RedisSnapshot {
 pub enum Probe {
     Node(RedisProbe),
     Cluster(ClusterProbe),
+    /// A PostgreSQL server holding the idempotency records (`--store-cost`).
+    Postgres(PostgresProbe),
 }
 
 /// A [`Probe`]'s state at the start of a run.
@@ -122,6 +124,7 @@ pub enum Before {
     Node(RedisSnapshot),
     /// Each node's CPU so far (its command counts were reset instead).
     Cluster(Vec<RedisSnapshot>),
+    Postgres(RedisSnapshot),
 }
 
 impl Probe {
@@ -130,6 +133,7 @@ impl Probe {
         match self {
             Probe::Node(probe) => Ok(Before::Node(probe.snapshot().await?)),
             Probe::Cluster(probe) => Ok(Before::Cluster(probe.start().await?)),
+            Probe::Postgres(probe) => Ok(Before::Postgres(probe.snapshot().await?)),
         }
     }
 
@@ -138,6 +142,9 @@ impl Probe {
         match (self, before) {
             (Probe::Node(probe), Before::Node(before)) => Ok(probe.snapshot().await?.since(before)),
             (Probe::Cluster(probe), Before::Cluster(before)) => probe.finish(before).await,
+            (Probe::Postgres(probe), Before::Postgres(before)) => {
+                Ok(probe.snapshot().await?.since(before))
+            }
             _ => anyhow::bail!("a probe finished with another kind of probe's start"),
         }
     }
@@ -233,4 +240,83 @@ fn parse_info(info: &str) -> anyhow::Result<RedisSnapshot> {
         }
     }
     Ok(snapshot)
+}
+
+/// What a PostgreSQL server did, in the same terms as Redis's: its transactions committed in
+/// the service's database (`pg_stat_database.xact_commit`, counted as the "command"
+/// `transactions`; each store operation is one statement, so one transaction) and the CPU of
+/// every `postgres` process on this machine (from `/proc`, user + system). The server is the
+/// machine's own, not private: other databases' work would count too, so the bench runs with
+/// nothing else using it.
+pub struct PostgresProbe {
+    pool: sqlx::PgPool,
+    database: String,
+    ticks_per_second: f64,
+}
+
+impl PostgresProbe {
+    pub async fn connect(database_url: &str) -> anyhow::Result<PostgresProbe> {
+        let pool = sqlx::PgPool::connect(database_url)
+            .await
+            .context("connecting the statistics probe to PostgreSQL")?;
+        let database: String = sqlx::query_scalar("SELECT current_database()::TEXT")
+            .fetch_one(&pool)
+            .await?;
+        let ticks = std::process::Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .context("getconf CLK_TCK")?;
+        let ticks_per_second = String::from_utf8_lossy(&ticks.stdout)
+            .trim()
+            .parse()
+            .context("CLK_TCK")?;
+        Ok(PostgresProbe {
+            pool,
+            database,
+            ticks_per_second,
+        })
+    }
+
+    pub async fn snapshot(&mut self) -> anyhow::Result<RedisSnapshot> {
+        // The statistics collector reports a backend's counts when its transaction ends, and
+        // at most every PGSTAT_MIN_INTERVAL: take them fresh.
+        sqlx::query("SELECT pg_stat_clear_snapshot()")
+            .execute(&self.pool)
+            .await?;
+        let commits: i64 = sqlx::query_scalar(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = $1",
+        )
+        .bind(&self.database)
+        .fetch_one(&self.pool)
+        .await?;
+        let mut calls = BTreeMap::new();
+        calls.insert("transactions".to_owned(), u64::try_from(commits).unwrap_or(0));
+        Ok(RedisSnapshot {
+            calls,
+            cpu_seconds: postgres_cpu_ticks()? / self.ticks_per_second,
+        })
+    }
+}
+
+/// User + system clock ticks of every process named `postgres`.
+fn postgres_cpu_ticks() -> anyhow::Result<f64> {
+    let mut ticks = 0.0;
+    for entry in std::fs::read_dir("/proc")? {
+        let path = entry?.path();
+        let Ok(stat) = std::fs::read_to_string(path.join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`: the name is between the first '(' and the last ')'.
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        if stat[open + 1..close] != *"postgres" {
+            continue;
+        }
+        let fields: Vec<&str> = stat[close + 2..].split_whitespace().collect();
+        // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+        let field = |index: usize| fields.get(index).and_then(|value| value.parse::<f64>().ok());
+        ticks += field(11).unwrap_or(0.0) + field(12).unwrap_or(0.0);
+    }
+    Ok(ticks)
 }

@@ -364,7 +364,7 @@ fn write_throughput(out: &mut String, report: &Report) -> std::fmt::Result {
                 .collect::<Vec<_>>()
                 .join(" / ");
             let redis_cores = match backend {
-                Backend::Redis | Backend::Cluster => format!(
+                Backend::Redis | Backend::Cluster | Backend::Postgres => format!(
                     "{:.2}",
                     median(runs.iter().filter_map(|run| run.redis_cores).collect())
                 ),
