@@ -425,3 +425,84 @@ impl EffectsFixtureApi {
         Ok(EffectResponse::Created(Json(effect)))
     }
 }
+
+/// [`EffectsFixtureApi`]'s two operations written through a `PgPool`, the pool's own driver
+/// rather than the service's `Any` (what a service written with `sqlx::query!` on PostgreSQL
+/// does), under `/api/v1/fixtures/pg-effects`. The bench compares what a durable answer costs
+/// on each (`--transactional-cost` with a PostgreSQL `TEST_DATABASE_URL`).
+#[derive(Clone)]
+pub struct PgEffectsFixtureApi {
+    pool: sqlx::PgPool,
+}
+
+impl PgEffectsFixtureApi {
+    /// Connects to the service's PostgreSQL database and makes the effects table.
+    pub async fn connect(database_url: &str) -> Self {
+        let pool = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(2)
+            .connect(database_url)
+            .await
+            .expect("the fixture connects to the test database");
+        sqlx::query(
+            "CREATE TABLE IF NOT EXISTS fixture_effects (id TEXT PRIMARY KEY, label TEXT NOT NULL)",
+        )
+        .execute(&pool)
+        .await
+        .expect("the fixture makes its table");
+        Self { pool }
+    }
+
+    /// Inserts the effect in `transaction`.
+    async fn take_effect(
+        transaction: &mut sqlx::PgConnection,
+        label: String,
+    ) -> kernel::AppResult<Effect> {
+        let effect = Effect {
+            id: uuid::Uuid::new_v4().to_string(),
+            label,
+        };
+        sqlx::query("INSERT INTO fixture_effects (id, label) VALUES ($1, $2)")
+            .bind(&effect.id)
+            .bind(&effect.label)
+            .execute(&mut *transaction)
+            .await?;
+        Ok(effect)
+    }
+}
+
+#[poem_idempotency::intents]
+#[OpenApi(prefix_path = "/fixtures/pg-effects")]
+impl PgEffectsFixtureApi {
+    /// Takes effect through a `PgPool` and commits its answer with it.
+    #[idempotent]
+    #[oai(
+        path = "/transactional",
+        method = "post",
+        operation_id = "fixturePgEffectTransactional"
+    )]
+    async fn transactional(
+        &self,
+        outcome: poem_idempotency::OutcomeRecorder,
+        body: Json<EffectInput>,
+    ) -> Result<poem_idempotency::Recorded<EffectResponse>, FixtureError> {
+        let mut transaction = outcome.begin(&self.pool).await?;
+        let effect = Self::take_effect(&mut transaction, body.0.label).await?;
+        Ok(transaction
+            .commit(EffectResponse::Created(Json(effect)))
+            .await?)
+    }
+
+    /// Takes effect through a `PgPool`; the answer is kept only by the idempotency store.
+    #[idempotent(outside_database = "the baseline of the durable operation beside it")]
+    #[oai(
+        path = "/plain",
+        method = "post",
+        operation_id = "fixturePgEffectPlain"
+    )]
+    async fn plain(&self, body: Json<EffectInput>) -> Result<EffectResponse, FixtureError> {
+        let mut transaction = self.pool.begin().await?;
+        let effect = Self::take_effect(&mut transaction, body.0.label).await?;
+        transaction.commit().await?;
+        Ok(EffectResponse::Created(Json(effect)))
+    }
+}

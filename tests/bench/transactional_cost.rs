@@ -3,14 +3,17 @@
 //!
 //! Both fixture operations insert one row in one database transaction (SQLite, as the service
 //! runs by default; PostgreSQL with `TEST_DATABASE_URL`) and answer 201 with it; the durable
-//! one also reserves its key's row first and writes its answer into it in that transaction
-//! (nothing is read). The service runs on a private Redis. wrk (one thread, 32 connections) sends, interleaved over
+//! one also writes its answer under its key in that transaction, its last statement (nothing
+//! is read). The service runs on a private Redis. wrk (one thread, 32 connections) sends, interleaved over
 //! the rounds: first executions (a new key per request) and replays (one primed key) of each.
 //! The medians are printed with the durable/store-only ratio of each round's pair, for
 //! throughput and for the server's CPU per request.
+//!
+//! On PostgreSQL, the same two operations also run through a `PgPool` (the pool's own driver,
+//! [`PgEffectsFixtureApi`]), each durable one compared with the store-only one of its own pool.
 
 use anyhow::{Context as _, ensure};
-use e2e::fixtures::EffectsFixtureApi;
+use e2e::fixtures::{EffectsFixtureApi, PgEffectsFixtureApi};
 use e2e::{RedisChoice, TestApp, is_replay};
 use testing::database::TestDatabase;
 use testing::redis::RedisServer;
@@ -26,7 +29,9 @@ struct Operation {
     path: &'static str,
 }
 
-const OPERATIONS: [Operation; 2] = [
+/// Pairs of (store-only, durable): through the service's `AnyPool`, then (on PostgreSQL)
+/// through a `PgPool`.
+const OPERATIONS: [Operation; 4] = [
     Operation {
         name: "store only (`outside_database`)",
         path: "/api/v1/fixtures/effects/plain",
@@ -34,6 +39,14 @@ const OPERATIONS: [Operation; 2] = [
     Operation {
         name: "durable `#[idempotent]`",
         path: "/api/v1/fixtures/effects/transactional",
+    },
+    Operation {
+        name: "store only, `PgPool`",
+        path: "/api/v1/fixtures/pg-effects/plain",
+    },
+    Operation {
+        name: "durable, `PgPool`",
+        path: "/api/v1/fixtures/pg-effects/transactional",
     },
 ];
 
@@ -46,28 +59,34 @@ struct Run {
 pub async fn run(options: &Options) -> anyhow::Result<()> {
     let redis = RedisServer::start().context("the study starts a private redis-server")?;
     let database = TestDatabase::create().await;
+    let url = database.url().to_owned();
+    let on_postgres = url.starts_with("postgres");
     let fixture = EffectsFixtureApi::connect(database.url()).await;
-    let app = quiet_app(TestApp::builder())
+    let builder = quiet_app(TestApp::builder())
         .redis(RedisChoice::Url(redis.url()))
-        .database(database)
-        .spawn_with(fixture)
-        .await;
+        .database(database);
+    let (app, operations) = if on_postgres {
+        let pg_fixture = PgEffectsFixtureApi::connect(&url).await;
+        (builder.spawn_with((fixture, pg_fixture)).await, &OPERATIONS[..])
+    } else {
+        (builder.spawn_with(fixture).await, &OPERATIONS[..2])
+    };
     let nonce = uuid::Uuid::new_v4().simple().to_string();
-    for operation in OPERATIONS {
+    for &operation in operations {
         prime(&app, operation, &format!("replay-{nonce}")).await?;
     }
 
     // [operation][first, replay] -> runs
-    let mut runs: [[Vec<Run>; 2]; 2] = Default::default();
+    let mut runs: Vec<[Vec<Run>; 2]> = operations.iter().map(|_| Default::default()).collect();
     for round in 0..options.rounds {
-        for position in 0..OPERATIONS.len() {
-            // Alternate which operation goes first, so neither always follows the other.
+        for position in 0..operations.len() {
+            // Alternate the order, so no operation always follows the same one.
             let index = if round % 2 == 0 {
                 position
             } else {
-                OPERATIONS.len() - 1 - position
+                operations.len() - 1 - position
             };
-            let operation = OPERATIONS[index];
+            let operation = operations[index];
             eprintln!("round {}/{}: {}", round + 1, options.rounds, operation.name);
             let url = app.url(operation.path);
             let unique = vec![
@@ -91,8 +110,9 @@ pub async fn run(options: &Options) -> anyhow::Result<()> {
     println!("# What a durable operation costs\n");
     println!(
         "`wrk -t1 -c{} -d{}s`, {} rounds, interleaved; medians. Database: {}. Both operations \
-         insert one row in one transaction; the durable one also reserves its key's row first \
-         and commits its answer in it. Redis: a private redis-server.\n",
+         insert one row in one transaction; the durable one also writes its answer under its key \
+         in it. On PostgreSQL each durable operation is compared with the store-only one of its \
+         own pool (the service's `AnyPool`, or a `PgPool`). Redis: a private redis-server.\n",
         options.connections,
         options.duration.as_secs(),
         options.rounds,
@@ -107,9 +127,10 @@ pub async fn run(options: &Options) -> anyhow::Result<()> {
     );
     println!("|---|---|---:|---:|---|---:|");
     for (scenario, label) in [(0, "first execution"), (1, "replay")] {
-        for (index, operation) in OPERATIONS.iter().enumerate() {
+        for (index, operation) in operations.iter().enumerate() {
             let own = &runs[index][scenario];
-            let plain = &runs[0][scenario];
+            // Each durable operation against the store-only one of its own pool.
+            let plain = &runs[index - index % 2][scenario];
             let ratios: Vec<String> = own
                 .iter()
                 .zip(plain)
