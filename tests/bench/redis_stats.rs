@@ -283,14 +283,16 @@ impl PostgresProbe {
         sqlx::query("SELECT pg_stat_clear_snapshot()")
             .execute(&self.pool)
             .await?;
-        let commits: i64 = sqlx::query_scalar(
-            "SELECT xact_commit FROM pg_stat_database WHERE datname = $1",
-        )
-        .bind(&self.database)
-        .fetch_one(&self.pool)
-        .await?;
+        let commits: i64 =
+            sqlx::query_scalar("SELECT xact_commit FROM pg_stat_database WHERE datname = $1")
+                .bind(&self.database)
+                .fetch_one(&self.pool)
+                .await?;
         let mut calls = BTreeMap::new();
-        calls.insert("transactions".to_owned(), u64::try_from(commits).unwrap_or(0));
+        calls.insert(
+            "transactions".to_owned(),
+            u64::try_from(commits).unwrap_or(0),
+        );
         Ok(RedisSnapshot {
             calls,
             cpu_seconds: postgres_cpu_ticks()? / self.ticks_per_second,
@@ -315,7 +317,11 @@ fn postgres_cpu_ticks() -> anyhow::Result<f64> {
         }
         let fields: Vec<&str> = stat[close + 2..].split_whitespace().collect();
         // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-        let field = |index: usize| fields.get(index).and_then(|value| value.parse::<f64>().ok());
+        let field = |index: usize| {
+            fields
+                .get(index)
+                .and_then(|value| value.parse::<f64>().ok())
+        };
         ticks += field(11).unwrap_or(0.0) + field(12).unwrap_or(0.0);
     }
     Ok(ticks)

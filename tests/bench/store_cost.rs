@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use e2e::fixtures::{Executions, IdempotencyFixtureApi};
 use e2e::TestApp;
+use e2e::fixtures::{Executions, IdempotencyFixtureApi};
 use testing::database::TestDatabase;
 use testing::redis::RedisServer;
 

@@ -67,7 +67,10 @@ pub async fn run(options: &Options) -> anyhow::Result<()> {
         .database(database);
     let (app, operations) = if on_postgres {
         let pg_fixture = PgEffectsFixtureApi::connect(&url).await;
-        (builder.spawn_with((fixture, pg_fixture)).await, &OPERATIONS[..])
+        (
+            builder.spawn_with((fixture, pg_fixture)).await,
+            &OPERATIONS[..],
+        )
     } else {
         (builder.spawn_with(fixture).await, &OPERATIONS[..2])
     };

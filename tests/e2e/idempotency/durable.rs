@@ -120,6 +120,30 @@ async fn when_the_store_lost_the_answer_the_committed_one_is_replayed() {
 }
 
 #[tokio::test]
+async fn a_recovered_answer_is_kept_in_the_store_only_as_long_as_the_database_keeps_it() {
+    let effects = Effects::spawn().await;
+    effects.post(TRANSACTIONAL, "k1", "a").await;
+    effects.lose_store_records().await;
+    // The outcome was committed 23 of its 24 hours ago.
+    sqlx::query("UPDATE idempotency_outcomes SET expires_at_ms = expires_at_ms - 82800000")
+        .execute(effects.fixture.pool())
+        .await
+        .expect("aging the committed outcome");
+
+    let recovered = effects.post(TRANSACTIONAL, "k1", "a").await;
+
+    assert!(is_replay(&recovered));
+    let records = effects.app.idempotency_records().await;
+    assert_eq!(records.len(), 1, "{records:?}");
+    let hour_ms = 60 * 60 * 1000;
+    assert!(
+        records[0].1 > hour_ms - 60_000 && records[0].1 <= hour_ms,
+        "kept {} ms, not a fresh retention",
+        records[0].1
+    );
+}
+
+#[tokio::test]
 async fn a_plain_idempotent_operation_executes_again_when_the_store_lost_the_answer() {
     let effects = Effects::spawn().await;
     effects.post(PLAIN, "k1", "a").await;
