@@ -161,7 +161,8 @@ impl PostgresStore {
 }
 
 /// Creates the table unless it exists. Two instances starting at once may both try: the
-/// loser's `CREATE` fails on the catalog's unique index, and the table is then there.
+/// loser's `CREATE` waits for the winner's and then fails on the catalog's unique index
+/// (`23505`), once the table is there: that failure is the table made.
 async fn create_table(pool: &PgPool, table: &str) -> Result<(), sqlx::Error> {
     let create = format!(
         "CREATE TABLE IF NOT EXISTS {table} (
@@ -178,15 +179,10 @@ async fn create_table(pool: &PgPool, table: &str) -> Result<(), sqlx::Error> {
     );
     let index = format!("CREATE INDEX IF NOT EXISTS {table}_expiry ON {table} (expires_at)");
     for statement in [create, index] {
-        let created = sqlx::query(AssertSqlSafe(statement.clone()))
-            .execute(pool)
-            .await;
-        match created {
-            Err(sqlx::Error::Database(err)) if err.code().as_deref() == Some("23505") => {
-                sqlx::query(AssertSqlSafe(statement)).execute(pool).await?;
-            }
-            other => {
-                other?;
+        match sqlx::query(AssertSqlSafe(statement)).execute(pool).await {
+            Err(sqlx::Error::Database(err)) if err.code().as_deref() == Some("23505") => {}
+            created => {
+                created?;
             }
         }
     }
@@ -371,6 +367,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_table_the_database_refuses_to_create_is_an_error() {
+        // A table's row type takes its name: a type of that name already there refuses it.
+        let name = format!(
+            "idempotency_taken_{}",
+            hex::encode(rand::random::<[u8; 8]>())
+        );
+        let pool = pool().await;
+        sqlx::query(AssertSqlSafe(format!("CREATE TYPE {name} AS (a INTEGER)")))
+            .execute(&pool)
+            .await
+            .unwrap();
+
+        let refused = PostgresStore::new(pool, &name).await;
+
+        assert!(
+            matches!(refused, Err(PostgresStoreError::Database(_))),
+            "{refused:?}"
+        );
+    }
+
+    #[tokio::test]
     async fn a_sweep_deletes_the_expired_records_only() {
         let table = format!(
             "idempotency_sweep_{}",
@@ -383,17 +400,20 @@ mod tests {
             let key = crate::key::ClientKey::parse(key).unwrap().unwrap();
             ScopeKey::derive("caller", "POST", "/orders", &key)
         };
-        store
-            .claim(&scope("short"), &fingerprint, Duration::from_millis(1))
-            .await
-            .unwrap();
+        for short in ["short-1", "short-2"] {
+            store
+                .claim(&scope(short), &fingerprint, Duration::from_millis(1))
+                .await
+                .unwrap();
+        }
         store
             .claim(&scope("long"), &fingerprint, Duration::from_secs(60))
             .await
             .unwrap();
         tokio::time::sleep(Duration::from_millis(20)).await;
 
-        assert_eq!(postgres.sweep().await.unwrap(), 1);
+        assert_eq!(postgres.sweep().await.unwrap(), 2);
+        assert_eq!(postgres.sweep().await.unwrap(), 0);
         assert_eq!(
             store
                 .claim(&scope("long"), &fingerprint, Duration::from_secs(60))
