@@ -13,6 +13,7 @@
 //! - `mutants [--in-diff <ref> | --since-measured]`: cargo-mutants over poem-idempotency with its
 //!   own tests (see [`mutants`]).
 
+mod compose;
 mod crate_adoption;
 mod mutants;
 mod names;
