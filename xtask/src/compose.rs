@@ -194,6 +194,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("podman-compose", "podman-compose"),
     ("debootstrap", "debootstrap"),
     ("ip", "iproute2"),
+    ("nsenter", "util-linux"),
     ("iptables", "iptables"),
     ("curl", "curl"),
     ("python3", "python3-yaml"),
@@ -278,10 +279,11 @@ impl Podman {
         command
     }
 
-    /// `program` in the stack's network namespace.
+    /// `program` in the stack's network namespace: nsenter enters its network only (`ip netns
+    /// exec` also mounts a /sys of its own, without the cgroup mounts runc needs).
     fn in_namespace(&self, program: &str) -> Command {
-        let mut command = self.command("ip");
-        command.args(["netns", "exec", PROJECT, program]);
+        let mut command = self.command("nsenter");
+        command.arg(namespace_option()).arg(program);
         command
     }
 
@@ -796,7 +798,10 @@ impl Stack {
         stack.remove();
         run_command(Command::new("ip").args(["netns", "add", PROJECT]))?;
         run_command(
-            Command::new("ip").args(["netns", "exec", PROJECT, "ip", "link", "set", "lo", "up"]),
+            stack
+                .podman
+                .in_namespace("ip")
+                .args(["link", "set", "lo", "up"]),
         )?;
         Ok(stack)
     }
@@ -1100,7 +1105,10 @@ impl Stack {
             .args(["test", "--workspace", "--test", "e2e", "--"])
             .args(REDIS_BACKED_SUITES)
             // The test binaries run in the stack's namespace; cargo builds outside it.
-            .env(runner_variable(root)?, format!("ip netns exec {PROJECT}"))
+            .env(
+                runner_variable(root)?,
+                format!("nsenter {}", namespace_option()),
+            )
             .env("REDIS_URL", format!("redis://:{password}@127.0.0.1:6379"))
             .env("TEST_DATABASE_URL", database)
             .env_remove("TEST_REDIS");
@@ -1163,6 +1171,11 @@ impl Drop for Stack {
     fn drop(&mut self) {
         self.remove();
     }
+}
+
+/// nsenter's option that enters the stack's network namespace.
+fn namespace_option() -> String {
+    format!("--net=/run/netns/{PROJECT}")
 }
 
 /// An HTTP answer as `curl -i` prints it.
