@@ -19,4 +19,5 @@ if [ ! -s "$data/PG_VERSION" ]; then
   su postgres -c "$bin/pg_ctl -D $data -m fast -w stop" >/dev/null
 fi
 mkdir -p /var/run/postgresql && chown postgres:postgres /var/run/postgresql
-exec su postgres -c "exec $bin/postgres -D $data -c listen_addresses='*'"
+# The server as the container's first process, so that `podman stop` reaches it.
+exec setpriv --reuid=postgres --regid=postgres --init-groups "$bin/postgres" -D "$data" -c listen_addresses='*'

@@ -14,6 +14,7 @@ image would, and logs what it received for the step to check:
 
 import json
 import re
+import signal
 import socket
 import socketserver
 import sys
@@ -177,6 +178,8 @@ def mailpit(_arguments):
 
 
 if __name__ == "__main__":
+    # As a container's first process, Python would ignore `podman stop`'s SIGTERM.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     roles = {"otel-collector": otel_collector, "jaeger": jaeger, "mailpit": mailpit}
     if len(sys.argv) < 2 or sys.argv[1] not in roles:
         sys.exit(f"usage: standin.py {{{'|'.join(roles)}}} [arguments]")

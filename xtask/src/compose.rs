@@ -381,6 +381,7 @@ impl Podman {
                  COPY postgres-entrypoint.sh /usr/local/bin/docker-entrypoint.sh\n\
                  ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n\
                  EXPOSE 5432\n\
+                 STOPSIGNAL SIGINT\n\
                  ENTRYPOINT [\"sh\", \"/usr/local/bin/docker-entrypoint.sh\"]\n\
                  CMD [\"postgres\"]\n"
             ),
