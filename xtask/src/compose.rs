@@ -677,6 +677,26 @@ impl ComposeFile {
         Ok(ordered)
     }
 
+    /// The services built here: (service, context, Dockerfile), from their `build:`.
+    fn builds(&self) -> anyhow::Result<Vec<(String, String, String)>> {
+        let mut builds = Vec::new();
+        for (name, service) in &self.services {
+            let (context, dockerfile) = match &service["build"] {
+                Value::Null => continue,
+                Value::String(context) => (context.clone(), "Dockerfile".to_owned()),
+                build => (
+                    build["context"].as_str().unwrap_or(".").to_owned(),
+                    build["dockerfile"]
+                        .as_str()
+                        .unwrap_or("Dockerfile")
+                        .to_owned(),
+                ),
+            };
+            builds.push((name.clone(), context, dockerfile));
+        }
+        Ok(builds)
+    }
+
     /// The stack's Redis password: the redis service's `--requirepass`.
     fn redis_password(&self) -> anyhow::Result<String> {
         let command = self.services["redis"]["command"]
@@ -826,17 +846,29 @@ impl Stack {
     }
 
     fn exercise(&self, root: &Path) -> anyhow::Result<()> {
-        let build_started = Instant::now();
-        // Outside the namespace: the build downloads crates.
-        run_command(
-            self.compose(self.podman.command("podman-compose"))
-                .current_dir(root)
-                .args(["build", "app"]),
-        )?;
-        println!(
-            "compose: the service's image built from the Dockerfile in {} s",
-            build_started.elapsed().as_secs()
-        );
+        for (service, context, dockerfile) in self.compose.builds()? {
+            let build_started = Instant::now();
+            // podman-compose 1.0's `build` answers 0 when podman's build fails, so the build is
+            // run here, from the service's `build:`, under the name podman-compose gives its
+            // image. Outside the namespace: the build downloads crates.
+            let context = root.join(context);
+            run_command(
+                self.podman
+                    .podman(&[
+                        "build",
+                        "--pull=never",
+                        "-t",
+                        &format!("{PROJECT}_{service}"),
+                    ])
+                    .arg("-f")
+                    .arg(context.join(&dockerfile))
+                    .arg(&context),
+            )?;
+            println!(
+                "compose: {service}'s image built from {dockerfile} in {} s",
+                build_started.elapsed().as_secs()
+            );
+        }
         let up_started = Instant::now();
         run_command(
             self.compose(self.podman.in_namespace("podman-compose"))
@@ -1100,6 +1132,16 @@ impl Stack {
              sqlite and postgres steps.\n",
             REDIS_BACKED_SUITES.join(" ")
         );
+        // The test OpenID provider installs itself from npm on first use, which the namespace
+        // (no route out) cannot reach: installed here first, as .ci/run does for CI.
+        let oidc = root.join("tests/oidc");
+        if on_path("npm") && !oidc.join("node_modules/oidc-provider").exists() {
+            run_command(
+                Command::new("npm")
+                    .args(["ci", "--no-audit", "--no-fund"])
+                    .current_dir(&oidc),
+            )?;
+        }
         let started = Instant::now();
         let mut command = cargo(root);
         command
