@@ -15,6 +15,7 @@
 //! - `public-api [--bless]`: poem-idempotency's public API against its committed listing (see
 //!   [`public_api`]).
 
+mod compose;
 mod crate_adoption;
 mod mutants;
 mod names;

@@ -158,7 +158,7 @@ fn base_in_notes(notes: &str) -> Option<String> {
 }
 
 /// The word after "Measured at commit " (backticks and a final full stop aside).
-fn commit_in_notes(notes: &str, prefix: &str) -> Option<String> {
+pub(crate) fn commit_in_notes(notes: &str, prefix: &str) -> Option<String> {
     notes
         .lines()
         .find_map(|line| line.strip_prefix(prefix))

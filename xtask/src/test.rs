@@ -75,11 +75,12 @@ pub enum Step {
     Contract,
     Clients,
     Crate,
+    Compose,
     Adopt,
 }
 
 impl Step {
-    const ALL: [Step; 10] = [
+    const ALL: [Step; 11] = [
         Step::Lint,
         Step::Mutants,
         Step::FreshMachine,
@@ -89,6 +90,7 @@ impl Step {
         Step::Contract,
         Step::Clients,
         Step::Crate,
+        Step::Compose,
         Step::Adopt,
     ];
 
@@ -103,6 +105,7 @@ impl Step {
             Step::Contract => "contract",
             Step::Clients => "clients",
             Step::Crate => "crate",
+            Step::Compose => "compose",
             Step::Adopt => "adopt",
         }
     }
@@ -141,6 +144,12 @@ impl Step {
                  outside the workspace, a service made from the crate README's install and \
                  set-up blocks alone, built, and sent a keyed request, its retry, a reused key \
                  and two duplicates at once"
+            }
+            Step::Compose => {
+                "the Dockerfile built and docker-compose.yml started with podman (images stood \
+                 in, xtask/compose/README.md), the README's journey, a mail, a trace and the \
+                 test command's Redis-backed suites against it; in the full run only when what \
+                 the stack is made of changed since it last passed"
             }
             Step::Adopt => {
                 "a copy renamed by `cargo xtask rename` and given a module by \
@@ -303,6 +312,7 @@ pub fn run(root: &Path, steps: &[Step]) -> anyhow::Result<()> {
                 run_command(Command::new(root.join("clients/check")).current_dir(root))?
             }
             Step::Crate => crate::crate_adoption::run(root, &target_dir(root))?,
+            Step::Compose => crate::compose::run(root, steps != Step::ALL)?,
             Step::Adopt => adopt(root)?,
         }
         println!(
@@ -487,7 +497,7 @@ fn write_runner(runner: &Path, path: &std::ffi::OsStr) -> anyhow::Result<()> {
 }
 
 /// `CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER`, for this machine's host triple.
-fn runner_variable(root: &Path) -> anyhow::Result<String> {
+pub(crate) fn runner_variable(root: &Path) -> anyhow::Result<String> {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let version = Command::new(rustc)
         .arg("-vV")
@@ -703,7 +713,7 @@ fn target_dir(root: &Path) -> PathBuf {
         .unwrap_or_else(|| root.join("target"))
 }
 
-fn cargo(dir: &Path) -> Command {
+pub(crate) fn cargo(dir: &Path) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.current_dir(dir);
     command
