@@ -28,7 +28,7 @@ use serde_json::Value;
 const CRATE: &str = "poem-idempotency";
 const LISTING: &str = "shared/poem-idempotency/public-api.txt";
 /// Features a user never enables: left out of the documented build.
-const TEST_ONLY_FEATURES: &[&str] = &["failpoints"];
+const TEST_ONLY_FEATURES: &[&str] = &["failpoints", "simulation"];
 /// The rustdoc JSON `format_version`s this listing reads (rustc 1.95 writes 57).
 const FORMAT_VERSIONS: &[u64] = &[57];
 

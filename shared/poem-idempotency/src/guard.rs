@@ -46,6 +46,7 @@ use crate::intent::{Intent, OnStoreFailure};
 use crate::key::{ClientKey, Fingerprint, ScopeKey};
 use crate::metrics::{FaultStep, Metrics, MetricsSnapshot};
 use crate::outage::StoreOutages;
+use crate::planted::{self, Bug};
 use crate::settings::IdempotencySettings;
 use crate::store::{Claim, LeaseToken, MemoryStore, Store, StoreError, StoredResponse};
 
@@ -371,7 +372,8 @@ impl<E: Endpoint + 'static> Guard<E> {
             .map(|pattern| Arc::clone(&pattern.0))
             .unwrap_or_else(|| req.original_uri().path().into());
         let scope = ScopeKey::derive_with_subject_in_parts(
-            &layer.caller(&req).scope_subject(),
+            // Planted bug (simulation only): every caller scoped as one.
+            &planted::caller(layer.caller(&req)).scope_subject(),
             req.method().as_str(),
             &route,
             &key,
@@ -390,7 +392,8 @@ impl<E: Endpoint + 'static> Guard<E> {
             .and_then(|v| v.to_str().ok());
         let query = uri.query().unwrap_or_default();
         let fingerprint = Fingerprint::of_request(
-            &body,
+            // Planted bug (simulation only): the body left out.
+            planted::body(&body),
             content_type,
             uri.path(),
             query,
@@ -609,7 +612,8 @@ async fn run_claimed<E: Endpoint>(
             // is never registered (most handlers finish well within a third of the lease).
             biased;
             result = &mut handler => break result,
-            () = tokio::time::sleep_until(next_renewal), if lease_held => {
+            // Planted bug (simulation only): never renewed.
+            () = tokio::time::sleep_until(next_renewal), if lease_held && !planted::is(Bug::NoRenewal) => {
                 next_renewal += renew_every;
                 match layer.store.renew(scope, &token, settings.lock_ttl).await {
                     Ok(true) => {}

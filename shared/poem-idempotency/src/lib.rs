@@ -29,6 +29,11 @@ pub mod key;
 pub mod metrics;
 pub mod openapi;
 mod outage;
+// Planted protocol bugs, for the simulation to find (feature `simulation`; off unless switched on).
+#[cfg(feature = "simulation")]
+pub mod planted;
+#[cfg(not(feature = "simulation"))]
+mod planted;
 pub mod settings;
 pub mod store;
 #[cfg(not(feature = "durable"))]

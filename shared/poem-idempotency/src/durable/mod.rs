@@ -45,6 +45,8 @@ use crate::store::StoredResponse;
 
 #[cfg(feature = "durable")]
 mod database;
+#[cfg(feature = "simulation")]
+pub mod simulated;
 #[cfg(feature = "durable")]
 pub use database::{OutcomeConnection, OutcomeDatabase};
 
@@ -532,7 +534,8 @@ impl<R> PreparedOutcome<R> {
                     retention: pending.retention,
                 };
                 let written = database::driver::Connection::record(transaction, &row).await?;
-                if !written {
+                // Planted bug (simulation only): the conflict ignored, the effect committed.
+                if !written && !crate::planted::is(crate::planted::Bug::DurableConflictIgnored) {
                     return Err(pending.superseded());
                 }
             }

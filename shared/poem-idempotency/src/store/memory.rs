@@ -29,6 +29,7 @@ use tokio::time::Instant;
 
 use super::{Claim, LeaseToken, RecordStore, StoreError, StoredResponse};
 use crate::key::{Fingerprint, ScopeKey};
+use crate::planted::{self, Bug};
 
 /// The number of shards of a large store: comfortably more than the cores that could contend.
 const SHARDS: usize = 64;
@@ -159,7 +160,10 @@ impl RecordStore for MemoryStore {
         let key = key.as_bytes();
         let mut shard = self.shard(key);
         let fingerprint = match shard.live(key, now) {
-            Some(record) if record.is_claimed_by(token) => record.fingerprint,
+            // Planted bug (simulation only): completes whatever record is there.
+            Some(record) if record.is_claimed_by(token) || planted::is(Bug::UnfencedCompletion) => {
+                record.fingerprint
+            }
             _ => return Ok(false),
         };
         shard.remove(key);
@@ -199,7 +203,8 @@ impl RecordStore for MemoryStore {
         let key = key.as_bytes();
         let mut shard = self.shard(key);
         Ok(match shard.live(key, now) {
-            Some(record) if record.is_claimed_by(token) => {
+            // Planted bug (simulation only): renews whatever record is there.
+            Some(record) if record.is_claimed_by(token) || planted::is(Bug::UnfencedRenewal) => {
                 shard.set_expiry(key, now + lease);
                 true
             }

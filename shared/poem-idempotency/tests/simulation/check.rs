@@ -1,0 +1,253 @@
+//! The invariants, checked on a run's history once it is over.
+//!
+//! Always:
+//! - a durable operation's effect is committed at most once per key, and exactly once if any
+//!   attempt got a 2xx;
+//! - a durable key's 2xx answers are one answer, byte for byte (status, content type, body);
+//! - no answer is another caller's, nor another body's (every answer names the request it
+//!   answers);
+//! - a 422 only for a key the client did reuse for another body;
+//! - after healing, every intent gets its final answer (a 2xx, or that 422);
+//! - the store never completes a key twice, nor lets a completed key be claimed again, unless
+//!   it lost its records in between (FLUSHALL, failover).
+//!
+//! In runs without faults, also for operations outside the database: one execution per key,
+//! one answer. With faults, their double executions are counted, not failed: failing open is
+//! the documented trade (ADR 0003).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use crate::world::{Config, HEAL_AT, Intent, Route, State, StoreEvent, excerpt};
+
+/// What a passing run adds to the totals.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Stats {
+    pub runs: u64,
+    pub calm_runs: u64,
+    pub answers: u64,
+    pub executions: u64,
+    /// Keys of operations outside the database executed at least once in runs with faults...
+    pub outside_keys_executed: u64,
+    /// ...and of those, the keys executed more than once.
+    pub outside_keys_executed_twice: u64,
+    pub store_faults: u64,
+    pub database_faults: u64,
+    pub crashes: u64,
+}
+
+impl Stats {
+    pub fn add(&mut self, other: &Stats) {
+        self.runs += other.runs;
+        self.calm_runs += other.calm_runs;
+        self.answers += other.answers;
+        self.executions += other.executions;
+        self.outside_keys_executed += other.outside_keys_executed;
+        self.outside_keys_executed_twice += other.outside_keys_executed_twice;
+        self.store_faults += other.store_faults;
+        self.database_faults += other.database_faults;
+        self.crashes += other.crashes;
+    }
+}
+
+/// A broken invariant: which seed, what, and the trace lines of the keys involved.
+#[derive(Debug)]
+pub struct Failure {
+    pub seed: u64,
+    pub what: String,
+    pub trace: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "seed {}: {}\n  rerun: SIMULATION_SEED={} cargo test -p poem-idempotency --features simulation --test simulation -- one_seed --nocapture\n  trace (simulated time; the keys involved and every fault):\n{}",
+            self.seed, self.what, self.seed, self.trace
+        )
+    }
+}
+
+pub type Outcome = Result<Stats, Failure>;
+
+/// A key as the invariants group requests: (operation, client, key).
+type Group = (Route, usize, String);
+
+fn name(group: &Group) -> String {
+    format!("c{} {} {}", group.1, group.0.path(), group.2)
+}
+
+pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Outcome {
+    let fail = |what: String, groups: &[&Group]| {
+        let mut names: Vec<String> = groups.iter().map(|group| name(group)).collect();
+        names.extend(groups.iter().map(|group| format!("anyone {} {}", group.0.path(), group.2)));
+        Err(Failure {
+            seed,
+            what: format!("{what} ({})", describe(config)),
+            trace: excerpt(&state.trace, &names, 60),
+        })
+    };
+    let group_of = |intent: usize| -> Group {
+        let intent = &intents[intent];
+        (intent.route, intent.client, intent.key.clone())
+    };
+    let groups: BTreeSet<Group> = (0..intents.len()).map(group_of).collect();
+
+    // Whose answer each 2xx is.
+    let mut answers_by_group: BTreeMap<Group, BTreeSet<(u16, Option<String>, Vec<u8>)>> =
+        BTreeMap::new();
+    for answer in &state.answers {
+        let group = group_of(answer.intent);
+        if (200..300).contains(&answer.status) {
+            let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_default();
+            let of_client = body["client"].as_u64().map(|c| c as usize);
+            let of_intent = body["intent"].as_u64().map(|i| i as usize);
+            if of_client != Some(answer.client) {
+                return fail(
+                    format!(
+                        "c{} got an answer to another caller's request ({}), replay: {}",
+                        answer.client,
+                        String::from_utf8_lossy(&answer.body),
+                        answer.replay
+                    ),
+                    &[&group],
+                );
+            }
+            if of_intent != Some(answer.intent) {
+                return fail(
+                    format!(
+                        "intent {} got the answer to another body, intent {:?}, replay: {}",
+                        answer.intent, of_intent, answer.replay
+                    ),
+                    &[&group],
+                );
+            }
+            answers_by_group.entry(group).or_default().insert((
+                answer.status,
+                answer.content_type.clone(),
+                answer.body.to_vec(),
+            ));
+        } else if answer.status == 422 {
+            let reused = intents.iter().any(|other| {
+                other.intent != answer.intent && group_of(other.intent) == group
+            });
+            if !reused {
+                return fail(
+                    format!("intent {} got a 422 for a key its client never reused", answer.intent),
+                    &[&group],
+                );
+            }
+        }
+    }
+
+    // Durable effects: at most once, exactly once after a 2xx; one answer.
+    for group in groups.iter().filter(|group| group.0 == Route::Durable) {
+        let committed = state
+            .database
+            .committed_effects
+            .iter()
+            .filter(|effect| (effect.route, effect.client, &effect.key) == (group.0, group.1, &group.2))
+            .count();
+        if committed > 1 {
+            return fail(format!("a durable effect committed {committed} times"), &[group]);
+        }
+        let answered = answers_by_group.get(group).map_or(0, BTreeSet::len);
+        if answered > 0 && committed != 1 {
+            return fail(
+                format!("a durable operation answered 2xx, and its effect committed {committed} times"),
+                &[group],
+            );
+        }
+        if answered > 1 {
+            return fail(format!("{answered} different 2xx answers for one durable key"), &[group]);
+        }
+    }
+
+    // Liveness: every intent's final answer after healing.
+    for intent in intents {
+        let answered = state.answers.iter().any(|answer| {
+            answer.intent == intent.intent
+                && answer.at >= HEAL_AT
+                && ((200..300).contains(&answer.status) || answer.status == 422)
+        });
+        if !answered {
+            return fail(
+                format!("intent {} had no final answer within the settling time after healing", intent.intent),
+                &[&group_of(intent.intent)],
+            );
+        }
+    }
+
+    // The store's history: no second completion, no claim of a completed key, but after a loss.
+    let mut completed: BTreeSet<[u8; 32]> = BTreeSet::new();
+    for (at, scope, event) in &state.store_events {
+        let Some(scope) = scope else {
+            completed.clear();
+            continue;
+        };
+        let broken = match event {
+            StoreEvent::Acquired if completed.contains(scope) => "claimed again",
+            StoreEvent::Completed if completed.contains(scope) => "completed again",
+            StoreEvent::Completed => {
+                completed.insert(*scope);
+                continue;
+            }
+            _ => continue,
+        };
+        let named = state.scope_name(scope);
+        let group = intents
+            .iter()
+            .map(|intent| group_of(intent.intent))
+            .find(|group| named.ends_with(&format!("{} {}", group.0.path(), group.2)) && named.starts_with(&format!("c{} ", group.1)))
+            .unwrap_or((Route::Outside, usize::MAX, String::new()));
+        return fail(
+            format!(
+                "the store let a completed key ({named}) be {broken} at {:.3}s without losing its records",
+                Duration::as_secs_f64(at)
+            ),
+            &[&group],
+        );
+    }
+
+    let mut stats = Stats {
+        runs: 1,
+        calm_runs: u64::from(config.calm),
+        answers: state.answers.len() as u64,
+        executions: state.executions.len() as u64,
+        store_faults: state.store_faults,
+        database_faults: state.database_faults,
+        crashes: state.crashes,
+        ..Stats::default()
+    };
+    for group in &groups {
+        let executed = state
+            .executions
+            .iter()
+            .filter(|execution| (execution.route, execution.client, &execution.key) == (group.0, group.1, &group.2))
+            .count();
+        if config.calm {
+            // Without faults, nothing excuses a second execution or a second answer.
+            if executed > 1 {
+                return fail(format!("executed {executed} times in a run without faults"), &[group]);
+            }
+            let answered = answers_by_group.get(group).map_or(0, BTreeSet::len);
+            if answered > 1 {
+                return fail(format!("{answered} different 2xx answers in a run without faults"), &[group]);
+            }
+        } else if group.0 == Route::Outside && executed > 0 {
+            stats.outside_keys_executed += 1;
+            stats.outside_keys_executed_twice += u64::from(executed > 1);
+        }
+    }
+    Ok(stats)
+}
+
+fn describe(config: &Config) -> String {
+    format!(
+        "{}, {}, {} instances, {} clients",
+        if config.calm { "no faults" } else { "faults" },
+        if config.redis { "Redis model" } else { "memory store" },
+        config.instances,
+        config.clients
+    )
+}

@@ -1,0 +1,144 @@
+//! The deterministic simulation of the guard (docs/adr/0021-deterministic-simulation.md): the
+//! crate's own guard, as several service instances over a simulated store and database, with
+//! clients, faults and crashes, in one seeded single-threaded run per seed. One seed replays
+//! one run exactly; a failure prints its seed and a trace.
+//!
+//! - `ci_seeds_keep_every_invariant`: the seeds CI runs (10,000; `SIMULATION_SEEDS` and
+//!   `SIMULATION_FROM` choose others, and `cargo xtask simulate` runs millions).
+//! - one test per planted bug: found within a bounded number of seeds.
+//! - `one_seed`: the seed in `SIMULATION_SEED`, with its whole trace.
+
+mod check;
+mod database;
+mod rng;
+mod run;
+mod service;
+mod store;
+mod world;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use poem_idempotency::planted::Bug;
+
+use crate::check::{Failure, Stats};
+
+/// The seeds CI runs by default.
+const CI_SEEDS: u64 = 10_000;
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|value| {
+        value
+            .replace('_', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a number"))
+    })
+}
+
+/// Runs `count` seeds from `from` with `bug` planted, on `threads` threads; the totals of the
+/// passing runs and the failures (the lowest seeds first), printing progress every
+/// `progress_every` seeds when set.
+fn run_seeds(
+    from: u64,
+    count: u64,
+    bug: Option<Bug>,
+    threads: usize,
+    stop_at_first: bool,
+    progress_every: Option<u64>,
+) -> (Stats, Vec<Failure>) {
+    let next = AtomicU64::new(from);
+    let done = AtomicU64::new(0);
+    let started = Instant::now();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let results = std::sync::Mutex::new((Stats::default(), Vec::new()));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let seed = next.fetch_add(1, Ordering::Relaxed);
+                    if seed >= from + count {
+                        return;
+                    }
+                    let outcome = run::run(seed, bug);
+                    let mut results = results.lock().unwrap();
+                    match outcome {
+                        Ok(stats) => results.0.add(&stats),
+                        Err(failure) => {
+                            if stop_at_first {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                            results.1.push(failure);
+                        }
+                    }
+                    let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if let Some(every) = progress_every
+                        && finished % every == 0
+                    {
+                        let per_hour = finished as f64 / started.elapsed().as_secs_f64() * 3600.0;
+                        eprintln!(
+                            "simulated {finished} of {count} seeds, {} failed, {per_hour:.0} seeds/hour",
+                            results.1.len()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    let (stats, mut failures) = results.into_inner().unwrap();
+    failures.sort_by_key(|failure| failure.seed);
+    (stats, failures)
+}
+
+fn threads() -> usize {
+    env_u64("SIMULATION_THREADS")
+        .map(|n| n as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from).min(2))
+}
+
+#[test]
+fn ci_seeds_keep_every_invariant() {
+    let from = env_u64("SIMULATION_FROM").unwrap_or(0);
+    let count = env_u64("SIMULATION_SEEDS").unwrap_or(CI_SEEDS);
+    let progress = env_u64("SIMULATION_PROGRESS");
+    let started = Instant::now();
+
+    let (stats, failures) = run_seeds(from, count, None, threads(), false, progress);
+
+    let elapsed = started.elapsed();
+    eprintln!(
+        "simulated seeds {from}..{}: {} passed ({} without faults) in {:.1} s, {:.0} seeds/hour; \
+         {} answers, {} executions, {} store faults, {} database faults, {} crashes; \
+         operations outside the database under faults: {} of {} keys executed twice ({:.2} %)",
+        from + count,
+        stats.runs,
+        stats.calm_runs,
+        elapsed.as_secs_f64(),
+        count as f64 / elapsed.as_secs_f64() * 3600.0,
+        stats.answers,
+        stats.executions,
+        stats.store_faults,
+        stats.database_faults,
+        stats.crashes,
+        stats.outside_keys_executed_twice,
+        stats.outside_keys_executed,
+        100.0 * stats.outside_keys_executed_twice as f64 / stats.outside_keys_executed.max(1) as f64,
+    );
+    for failure in failures.iter().take(3) {
+        eprintln!("{failure}");
+    }
+    assert!(failures.is_empty(), "{} of {count} seeds failed; the first: seed {}", failures.len(), failures[0].seed);
+}
+
+#[test]
+fn one_seed() {
+    let Some(seed) = env_u64("SIMULATION_SEED") else {
+        return;
+    };
+    match run::run(seed, None) {
+        Ok(stats) => eprintln!("seed {seed} passed: {stats:?}"),
+        Err(failure) => panic!("{failure}"),
+    }
+}
