@@ -133,6 +133,21 @@ fn ci_seeds_keep_every_invariant() {
 }
 
 #[test]
+fn one_seed_replays_exactly() {
+    for seed in [1, 2, 3, 42] {
+        let (first, first_trace) = run::run_keeping_trace(seed, None, true);
+        let (second, second_trace) = run::run_keeping_trace(seed, None, true);
+
+        assert!(first_trace.len() > 20, "seed {seed} did something");
+        assert_eq!(first_trace, second_trace, "seed {seed} ran twice alike");
+        assert_eq!(
+            first.map(|stats| stats.answers).ok(),
+            second.map(|stats| stats.answers).ok()
+        );
+    }
+}
+
+#[test]
 fn one_seed() {
     let Some(seed) = env_u64("SIMULATION_SEED") else {
         return;
@@ -141,4 +156,44 @@ fn one_seed() {
         Ok(stats) => eprintln!("seed {seed} passed: {stats:?}"),
         Err(failure) => panic!("{failure}"),
     }
+}
+
+/// Runs seeds from 0 with `bug` planted until one fails, at most `within`; the failure.
+fn first_failure_with(bug: Bug, within: u64) -> Failure {
+    let (stats, failures) = run_seeds(0, within, Some(bug), 1, true, None);
+    let failure = failures.into_iter().next().unwrap_or_else(|| {
+        panic!("{bug:?} planted, {} seeds passed: the simulation cannot see it", stats.runs)
+    });
+    eprintln!("{bug:?} found at seed {} (of at most {within}):\n{failure}", failure.seed);
+    failure
+}
+
+#[test]
+fn a_completion_without_the_fencing_token_is_found() {
+    first_failure_with(Bug::UnfencedCompletion, 5_000);
+}
+
+#[test]
+fn a_renewal_that_ignores_the_token_is_found() {
+    first_failure_with(Bug::UnfencedRenewal, 5_000);
+}
+
+#[test]
+fn a_lease_that_expires_without_renewal_is_found() {
+    first_failure_with(Bug::NoRenewal, 5_000);
+}
+
+#[test]
+fn a_scope_without_the_caller_is_found() {
+    first_failure_with(Bug::ScopeWithoutCaller, 5_000);
+}
+
+#[test]
+fn a_fingerprint_without_the_body_is_found() {
+    first_failure_with(Bug::FingerprintWithoutBody, 5_000);
+}
+
+#[test]
+fn a_durable_conflict_ignored_is_found() {
+    first_failure_with(Bug::DurableConflictIgnored, 5_000);
 }

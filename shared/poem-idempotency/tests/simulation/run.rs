@@ -28,6 +28,15 @@ const KEYS_PER_CLIENT: u64 = 3;
 
 /// Runs `seed` with `bug` planted (or none), and checks its history.
 pub fn run(seed: u64, bug: Option<Bug>) -> Outcome {
+    run_keeping_trace(seed, bug, false).0
+}
+
+/// [`run`], and the run's whole trace when `keep_trace`.
+pub fn run_keeping_trace(
+    seed: u64,
+    bug: Option<Bug>,
+    keep_trace: bool,
+) -> (Outcome, Vec<(Duration, String)>) {
     planted::plant(bug);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -61,7 +70,15 @@ pub fn run(seed: u64, bug: Option<Bug>) -> Outcome {
     drop(runtime);
     planted::plant(None);
     let (config, intents) = (world.config.clone(), world.intents.clone());
-    check::check(seed, &config, &intents, world.into_state())
+    let state = world.into_state();
+    if std::env::var_os("SIMULATION_TRACE").is_some() {
+        eprintln!("seed {seed}: {config:?}\nintents: {intents:?}");
+        for (at, line) in &state.trace {
+            eprintln!("{:>8.3}s  {line}", at.as_secs_f64());
+        }
+    }
+    let trace = if keep_trace { state.trace.clone() } else { Vec::new() };
+    (check::check(seed, &config, &intents, state), trace)
 }
 
 fn lock(fleet: &Mutex<Fleet>) -> std::sync::MutexGuard<'_, Fleet> {
@@ -159,10 +176,13 @@ fn is_final(status: u16) -> bool {
 
 async fn client_life(world: Arc<World>, fleet: Arc<Mutex<Fleet>>, client: usize) {
     let mine: Vec<Intent> = world.intents.iter().filter(|i| i.client == client).cloned().collect();
-    let start = world.state().rng.millis(0, 2000);
+    // Spread over the time faults happen in.
+    let start = world.state().rng.millis(0, 6000);
     tokio::time::sleep(start).await;
     // Before healing: each intent until its final answer, a few attempts, or the client vanishes.
     for intent in &mine {
+        let pause = world.state().rng.millis(0, 2000);
+        tokio::time::sleep(pause).await;
         let (attempts, vanishes) = {
             let mut state = world.state();
             (1 + state.rng.below(5), state.rng.chance(0.1))
@@ -237,7 +257,15 @@ async fn chaos(world: Arc<World>, fleet: Arc<Mutex<Fleet>>) {
         tokio::time::sleep_until(world.start + at).await;
         let (kind, instance, lasts) = {
             let mut state = world.state();
-            let kind = state.rng.below(6);
+            // Crashes, outages and stalls are common; failovers less so, FLUSHALL rare.
+            let kind = match state.rng.below(100) {
+                0..25 => 0,
+                25..45 => 1,
+                45..53 => 2,
+                53..65 => 3,
+                65..85 => 4,
+                _ => 5,
+            };
             let instance = state.rng.below(world.config.instances as u64) as usize;
             let lasts = state.rng.millis(50, 3000);
             (kind, instance, lasts)

@@ -258,16 +258,33 @@ impl Handler {
     async fn run_durable(self, req: Request) -> poem::Result<Response> {
         let outcome = OutcomeRecorder::from_request_without_body(&req).await?;
         let (execution, takes) = self.begin(Operation::Durable, &req);
-        let mut transaction = Transaction::begin(&self.world).await.map_err(unavailable)?;
-        transaction.effect(effect(&execution)).await.map_err(unavailable)?;
+        let failed = |err: sqlx::Error| {
+            self.world.trace(|_| {
+                format!(
+                    "i{} #{} for c{} /durable {}: {err}",
+                    self.instance, execution.id, execution.client, execution.key
+                )
+            });
+            poem::Error::from_string(err.to_string(), StatusCode::SERVICE_UNAVAILABLE)
+        };
+        let mut transaction = Transaction::begin(&self.world).await.map_err(failed)?;
+        transaction.effect(effect(&execution)).await.map_err(failed)?;
         tokio::time::sleep(takes).await;
         let mut connection = Simulated(transaction);
-        let recorded = outcome
-            .prepare(Json(answer(&execution)))
-            .await?
-            .record(&mut connection)
-            .await?;
-        connection.0.commit().await.map_err(unavailable)?;
+        let recorded = outcome.prepare(Json(answer(&execution))).await?;
+        let recorded = match recorded.record(&mut connection).await {
+            Ok(recorded) => recorded,
+            Err(err) => {
+                self.world.trace(|_| {
+                    format!(
+                        "i{} #{} for c{} /durable {}: {err}",
+                        self.instance, execution.id, execution.client, execution.key
+                    )
+                });
+                return Err(err.into());
+            }
+        };
+        connection.0.commit().await.map_err(failed)?;
         self.world.trace(|_| {
             format!(
                 "i{} committed #{} for c{} /durable {}",
@@ -276,10 +293,6 @@ impl Handler {
         });
         Ok(recorded.into_response())
     }
-}
-
-fn unavailable(err: sqlx::Error) -> poem::Error {
-    poem::Error::from_string(err.to_string(), StatusCode::SERVICE_UNAVAILABLE)
 }
 
 fn sent(req: &Request) -> Sent {

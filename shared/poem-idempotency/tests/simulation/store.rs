@@ -205,28 +205,29 @@ impl SimulatedStore {
             });
             return Err(StoreError::Unavailable("simulated: refused".to_owned()));
         }
+        // Traced when applied, which is when it counts; a lost reply is traced when lost.
         let reply = self.apply(key, operation).await;
-        tokio::time::sleep(latency - latency / 2).await;
         let shown = match &reply {
             Reply::Claim(Claim::Acquired(_)) => "acquired".to_owned(),
             Reply::Claim(Claim::Completed(_)) => "completed".to_owned(),
             Reply::Claim(claim) => format!("{claim:?}").to_lowercase(),
             Reply::Done(done) => done.to_string(),
         };
+        self.world.trace(|state| {
+            format!("i{} store {name} {}: {shown}", self.instance, state.scope_name(key.as_bytes()))
+        });
+        tokio::time::sleep(latency - latency / 2).await;
         if fault == Fault::TimedOut {
             self.world.state().store_faults += 1;
             self.world.trace(|state| {
                 format!(
-                    "i{} store {name} {}: {shown}, reply timed out",
+                    "i{} store {name} {}: reply lost, timed out",
                     self.instance,
                     state.scope_name(key.as_bytes())
                 )
             });
             return Err(StoreError::Unavailable("simulated: timed out".to_owned()));
         }
-        self.world.trace(|state| {
-            format!("i{} store {name} {}: {shown}", self.instance, state.scope_name(key.as_bytes()))
-        });
         Ok(reply)
     }
 
