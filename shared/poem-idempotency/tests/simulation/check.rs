@@ -244,10 +244,11 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
 
 fn describe(config: &Config) -> String {
     format!(
-        "{}, {}, {} instances, {} clients",
+        "{}, {}, {} instances with clocks at {:?}, {} clients",
         if config.calm { "no faults" } else { "faults" },
         if config.redis { "Redis model" } else { "memory store" },
         config.instances,
+        config.clock_rates,
         config.clients
     )
 }

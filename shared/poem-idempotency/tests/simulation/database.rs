@@ -87,6 +87,7 @@ async fn statement(world: &World, what: &str) -> Result<(), sqlx::Error> {
 /// An open transaction; dropped uncommitted, it rolls back.
 pub struct Transaction {
     world: Arc<World>,
+    instance: usize,
     id: u64,
     effects: Vec<Effect>,
     outcome: Option<(String, Row)>,
@@ -94,7 +95,7 @@ pub struct Transaction {
 }
 
 impl Transaction {
-    pub async fn begin(world: &Arc<World>) -> Result<Self, sqlx::Error> {
+    pub async fn begin(world: &Arc<World>, instance: usize) -> Result<Self, sqlx::Error> {
         statement(world, "begin").await?;
         let id = {
             let mut state = world.state();
@@ -103,6 +104,7 @@ impl Transaction {
         };
         Ok(Self {
             world: Arc::clone(world),
+            instance,
             id,
             effects: Vec::new(),
             outcome: None,
@@ -134,6 +136,10 @@ impl Transaction {
             ambiguous
         };
         self.world.trace(|_| format!("database commit of transaction {}", self.id));
+        let chance = self.world.config.crash_at_commit;
+        self.world
+            .crash_here(self.instance, chance, "right after the database applied its commit")
+            .await;
         if ambiguous {
             self.world.state().database_faults += 1;
             self.world.trace(|_| format!("database commit of transaction {}: reply lost", self.id));

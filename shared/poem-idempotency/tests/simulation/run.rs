@@ -47,9 +47,19 @@ pub fn run_keeping_trace(
         let mut rng = Rng::new(seed);
         let config = Config::of(&mut rng);
         let intents = intents(&config, &mut rng);
-        let world = World::new(seed, config, rng, intents);
+        let (crashes, mut crash_requests) = tokio::sync::mpsc::unbounded_channel();
+        let world = World::new(config, rng, intents, crashes);
         let fleet = Arc::new(Mutex::new(Fleet::new(&world)));
         let chaos = tokio::spawn(chaos(Arc::clone(&world), Arc::clone(&fleet)));
+        // The instances that die at an await point (`World::crash_here`).
+        let reaper = {
+            let (world, fleet) = (Arc::clone(&world), Arc::clone(&fleet));
+            tokio::spawn(async move {
+                while let Some(instance) = crash_requests.recv().await {
+                    crash_and_restart(&world, &fleet, instance);
+                }
+            })
+        };
         let mut clients = Vec::new();
         for client in 0..world.config.clients {
             clients.push(tokio::spawn(client_life(Arc::clone(&world), Arc::clone(&fleet), client)));
@@ -63,6 +73,8 @@ pub fn run_keeping_trace(
         .await;
         chaos.abort();
         let _ = chaos.await;
+        reaper.abort();
+        let _ = reaper.await;
         lock(&fleet).shut_down();
         world
     });
@@ -273,15 +285,8 @@ async fn chaos(world: Arc<World>, fleet: Arc<Mutex<Fleet>>) {
         let now = Instant::now();
         match kind {
             0 => {
-                lock(&fleet).crash(instance);
-                world.state().crashes += 1;
-                world.trace(|_| format!("CHAOS i{instance} crashes, down {} ms", lasts.as_millis()));
-                let (world, fleet) = (Arc::clone(&world), Arc::clone(&fleet));
-                tokio::spawn(async move {
-                    tokio::time::sleep(lasts).await;
-                    lock(&fleet).restart(instance);
-                    world.trace(|_| format!("CHAOS i{instance} restarts"));
-                });
+                world.trace(|_| format!("CHAOS i{instance} crashes"));
+                crash_and_restart(&world, &fleet, instance);
             }
             1 => {
                 world.state().store_down_until = now + lasts;
@@ -324,4 +329,24 @@ async fn chaos(world: Arc<World>, fleet: Arc<Mutex<Fleet>>) {
             fleet.restart(instance);
         }
     }
+}
+
+/// `instance` dies now, and restarts after a downtime the run draws.
+fn crash_and_restart(world: &Arc<World>, fleet: &Arc<Mutex<Fleet>>, instance: usize) {
+    if !lock(fleet).is_up(instance) {
+        return;
+    }
+    lock(fleet).crash(instance);
+    let down = {
+        let mut state = world.state();
+        state.crashes += 1;
+        state.rng.millis(50, 3000)
+    };
+    world.trace(|_| format!("CHAOS i{instance} is down for {} ms", down.as_millis()));
+    let (world, fleet) = (Arc::clone(world), Arc::clone(fleet));
+    tokio::spawn(async move {
+        tokio::time::sleep(down).await;
+        lock(&fleet).restart(instance);
+        world.trace(|_| format!("CHAOS i{instance} restarts"));
+    });
 }

@@ -84,9 +84,12 @@ impl Fleet {
 
     fn start(&self, instance: usize) -> Instance {
         let (crashed, on_crash) = watch::channel(());
+        // The settings are the fleet's, read on this instance's clock: a duration of its clock
+        // lasts 1/rate of the simulated clock's (the store's, the database's).
+        let rate = self.world.config.clock_rates[instance];
         let settings = IdempotencySettings {
-            lock_ttl: LOCK_TTL,
-            lock_wait: self.world.config.lock_wait,
+            lock_ttl: LOCK_TTL.div_f64(rate),
+            lock_wait: self.world.config.lock_wait.div_f64(rate),
             ..IdempotencySettings::default()
         };
         let store = Store::new(SimulatedStore {
@@ -267,7 +270,7 @@ impl Handler {
             });
             poem::Error::from_string(err.to_string(), StatusCode::SERVICE_UNAVAILABLE)
         };
-        let mut transaction = Transaction::begin(&self.world).await.map_err(failed)?;
+        let mut transaction = Transaction::begin(&self.world, self.instance).await.map_err(failed)?;
         transaction.effect(effect(&execution)).await.map_err(failed)?;
         tokio::time::sleep(takes).await;
         let mut connection = Simulated(transaction);

@@ -173,6 +173,14 @@ pub struct SimulatedStore {
 }
 
 impl SimulatedStore {
+    /// A duration the instance's settings give (a lease, a retention), as the store measures
+    /// it. The instance was configured in its own clock's time (see `service::Fleet::start`),
+    /// so that its timers run at its clock's rate; the store measures the number it is sent in
+    /// its own.
+    fn in_store_time(&self, duration: Duration) -> Duration {
+        duration.mul_f64(self.world.config.clock_rates[self.instance])
+    }
+
     async fn call(&self, key: &ScopeKey, operation: Operation<'_>) -> Result<Reply, StoreError> {
         let (latency, fault) = {
             let mut state = self.world.state();
@@ -216,6 +224,9 @@ impl SimulatedStore {
         self.world.trace(|state| {
             format!("i{} store {name} {}: {shown}", self.instance, state.scope_name(key.as_bytes()))
         });
+        let at = format!("right after the store applied its {name}");
+        let chance = self.world.config.crash_at_store_call;
+        self.world.crash_here(self.instance, chance, &at).await;
         tokio::time::sleep(latency - latency / 2).await;
         if fault == Fault::TimedOut {
             self.world.state().store_faults += 1;
@@ -344,6 +355,7 @@ impl RecordStore for SimulatedStore {
         fingerprint: &Fingerprint,
         lease: Duration,
     ) -> Result<Claim, StoreError> {
+        let lease = self.in_store_time(lease);
         match self.call(key, Operation::Claim(fingerprint, lease)).await? {
             Reply::Claim(claim) => Ok(claim),
             Reply::Done(_) => unreachable!("a claim answers a claim"),
@@ -357,6 +369,7 @@ impl RecordStore for SimulatedStore {
         response: &StoredResponse,
         retention: Duration,
     ) -> Result<bool, StoreError> {
+        let retention = self.in_store_time(retention);
         done(self.call(key, Operation::Complete(token, response, retention)).await)
     }
 
@@ -370,6 +383,7 @@ impl RecordStore for SimulatedStore {
         token: &LeaseToken,
         lease: Duration,
     ) -> Result<bool, StoreError> {
+        let lease = self.in_store_time(lease);
         done(self.call(key, Operation::Renew(token, lease)).await)
     }
 }

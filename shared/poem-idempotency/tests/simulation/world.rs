@@ -65,6 +65,15 @@ pub struct Config {
     pub replication_lag: Duration,
     /// The chaos events before healing (crash, outage, failover, FLUSHALL, stall).
     pub chaos_events: usize,
+    /// Before healing, the chance that an instance dies the moment the store applied one of
+    /// its operations (before the reply reaches it), and the moment the database applied one
+    /// of its commits: the crashes at the await points that matter most.
+    pub crash_at_store_call: f64,
+    pub crash_at_commit: f64,
+    /// How fast each instance's clock runs against the store's and the database's (1.0: as
+    /// fast). An instance's timers (renewal every third of the lease, the duplicate's wait)
+    /// run on its clock; the leases it asks for run on the store's.
+    pub clock_rates: Vec<f64>,
 }
 
 impl Config {
@@ -77,10 +86,14 @@ impl Config {
                 most * rng.below(101) as f64 / 100.0
             }
         };
+        let instances = 2 + rng.below(2) as usize;
+        let clock_rates = (0..instances)
+            .map(|_| if calm { 1.0 } else { 0.6 + rng.below(81) as f64 / 100.0 })
+            .collect();
         Self {
             calm,
             redis: rng.chance(0.6),
-            instances: 2 + rng.below(2) as usize,
+            instances,
             clients: 3 + rng.below(4) as usize,
             lock_wait: rng.millis(100, 1500),
             store_error: faulty(rng, 0.08),
@@ -89,6 +102,9 @@ impl Config {
             ambiguous_commit: faulty(rng, 0.05),
             replication_lag: rng.millis(0, 80),
             chaos_events: if calm { 0 } else { 1 + rng.below(6) as usize },
+            crash_at_store_call: faulty(rng, 0.02),
+            crash_at_commit: faulty(rng, 0.05),
+            clock_rates,
         }
     }
 }
@@ -173,15 +189,21 @@ pub struct State {
 }
 
 pub struct World {
-    pub seed: u64,
     pub config: Config,
+    /// Instances that must die now (see [`World::crash_here`]).
+    crashes: tokio::sync::mpsc::UnboundedSender<usize>,
     pub start: Instant,
     pub intents: Vec<Intent>,
     state: Mutex<State>,
 }
 
 impl World {
-    pub fn new(seed: u64, config: Config, rng: Rng, intents: Vec<Intent>) -> Arc<Self> {
+    pub fn new(
+        config: Config,
+        rng: Rng,
+        intents: Vec<Intent>,
+        crashes: tokio::sync::mpsc::UnboundedSender<usize>,
+    ) -> Arc<Self> {
         let start = Instant::now();
         let backend = Backend::new(config.redis, config.replication_lag);
         let mut scope_names = BTreeMap::new();
@@ -200,7 +222,7 @@ impl World {
             }
         }
         Arc::new(Self {
-            seed,
+            crashes,
             start,
             intents,
             state: Mutex::new(State {
@@ -233,6 +255,20 @@ impl World {
     /// Time since the run started.
     pub fn now(&self) -> Duration {
         Instant::now() - self.start
+    }
+
+    /// Before healing, with chance `chance`: `instance` dies here, at this await point of its
+    /// task (which never resumes: the crash drops it).
+    pub async fn crash_here(&self, instance: usize, chance: f64, at: &str) {
+        let crashes = {
+            let mut state = self.state();
+            state.faulty && state.rng.chance(chance)
+        };
+        if crashes {
+            self.trace(|_| format!("CHAOS i{instance} crashes {at}"));
+            let _ = self.crashes.send(instance);
+            std::future::pending::<()>().await;
+        }
     }
 
     /// Adds a line to the run's trace.
