@@ -14,6 +14,8 @@
 //!   own tests (see [`mutants`]).
 //! - `public-api [--bless]`: poem-idempotency's public API against its committed listing (see
 //!   [`public_api`]).
+//! - `simulate --seeds <N> [--from <S>]`: the guard's deterministic simulation over many seeds
+//!   (see [`simulate`]).
 
 mod compose;
 mod crate_adoption;
@@ -21,6 +23,7 @@ mod mutants;
 mod names;
 mod new_module;
 mod public_api;
+mod simulate;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -81,6 +84,13 @@ fn main() -> anyhow::Result<()> {
         ["public-api", ref options @ ..] => {
             public_api::run(&workspace_root(), public_api::mode(options)?)
         }
+        ["simulate", "--help" | "-h"] => {
+            println!("{}", simulate::usage());
+            Ok(())
+        }
+        ["simulate", ref options @ ..] => {
+            simulate::run(&workspace_root(), &simulate::options(options)?)
+        }
         ["help" | "--help" | "-h"] | [_, "--help" | "-h"] => {
             println!("{}", usage());
             Ok(())
@@ -134,7 +144,9 @@ fn usage() -> String {
          cargo xtask mutants [--in-diff <git-ref> | --since-measured]\n      \
          cargo-mutants over poem-idempotency with its own tests\n  \
          cargo xtask public-api [--bless]\n      \
-         poem-idempotency's public API against its listing (--bless rewrites it)\n\n\
+         poem-idempotency's public API against its listing (--bless rewrites it)\n  \
+         cargo xtask simulate --seeds <N> [--from <S>] [--threads <T>] [--release]\n      \
+         the guard's deterministic simulation over many seeds, with progress\n\n\
          A --field is snake_case (camelCase in JSON) and optional: a nullable column, optional \
          when\ncreating or replacing, set or removed (null) by a merge patch. Its types:{types}"
     )

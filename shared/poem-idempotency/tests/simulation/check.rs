@@ -80,7 +80,11 @@ fn name(group: &Group) -> String {
 pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Outcome {
     let fail = |what: String, groups: &[&Group]| {
         let mut names: Vec<String> = groups.iter().map(|group| name(group)).collect();
-        names.extend(groups.iter().map(|group| format!("anyone {} {}", group.0.path(), group.2)));
+        names.extend(
+            groups
+                .iter()
+                .map(|group| format!("anyone {} {}", group.0.path(), group.2)),
+        );
         Err(Failure {
             seed,
             what: format!("{what} ({})", describe(config)),
@@ -128,12 +132,15 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
                 answer.body.to_vec(),
             ));
         } else if answer.status == 422 {
-            let reused = intents.iter().any(|other| {
-                other.intent != answer.intent && group_of(other.intent) == group
-            });
+            let reused = intents
+                .iter()
+                .any(|other| other.intent != answer.intent && group_of(other.intent) == group);
             if !reused {
                 return fail(
-                    format!("intent {} got a 422 for a key its client never reused", answer.intent),
+                    format!(
+                        "intent {} got a 422 for a key its client never reused",
+                        answer.intent
+                    ),
                     &[&group],
                 );
             }
@@ -146,20 +153,30 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
             .database
             .committed_effects
             .iter()
-            .filter(|effect| (effect.route, effect.client, &effect.key) == (group.0, group.1, &group.2))
+            .filter(|effect| {
+                (effect.route, effect.client, &effect.key) == (group.0, group.1, &group.2)
+            })
             .count();
         if committed > 1 {
-            return fail(format!("a durable effect committed {committed} times"), &[group]);
+            return fail(
+                format!("a durable effect committed {committed} times"),
+                &[group],
+            );
         }
         let answered = answers_by_group.get(group).map_or(0, BTreeSet::len);
         if answered > 0 && committed != 1 {
             return fail(
-                format!("a durable operation answered 2xx, and its effect committed {committed} times"),
+                format!(
+                    "a durable operation answered 2xx, and its effect committed {committed} times"
+                ),
                 &[group],
             );
         }
         if answered > 1 {
-            return fail(format!("{answered} different 2xx answers for one durable key"), &[group]);
+            return fail(
+                format!("{answered} different 2xx answers for one durable key"),
+                &[group],
+            );
         }
     }
 
@@ -172,7 +189,10 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
         });
         if !answered {
             return fail(
-                format!("intent {} had no final answer within the settling time after healing", intent.intent),
+                format!(
+                    "intent {} had no final answer within the settling time after healing",
+                    intent.intent
+                ),
                 &[&group_of(intent.intent)],
             );
         }
@@ -198,7 +218,10 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
         let group = intents
             .iter()
             .map(|intent| group_of(intent.intent))
-            .find(|group| named.ends_with(&format!("{} {}", group.0.path(), group.2)) && named.starts_with(&format!("c{} ", group.1)))
+            .find(|group| {
+                named.ends_with(&format!("{} {}", group.0.path(), group.2))
+                    && named.starts_with(&format!("c{} ", group.1))
+            })
             .unwrap_or((Route::Outside, usize::MAX, String::new()));
         return fail(
             format!(
@@ -223,16 +246,24 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
         let executed = state
             .executions
             .iter()
-            .filter(|execution| (execution.route, execution.client, &execution.key) == (group.0, group.1, &group.2))
+            .filter(|execution| {
+                (execution.route, execution.client, &execution.key) == (group.0, group.1, &group.2)
+            })
             .count();
         if config.calm {
             // Without faults, nothing excuses a second execution or a second answer.
             if executed > 1 {
-                return fail(format!("executed {executed} times in a run without faults"), &[group]);
+                return fail(
+                    format!("executed {executed} times in a run without faults"),
+                    &[group],
+                );
             }
             let answered = answers_by_group.get(group).map_or(0, BTreeSet::len);
             if answered > 1 {
-                return fail(format!("{answered} different 2xx answers in a run without faults"), &[group]);
+                return fail(
+                    format!("{answered} different 2xx answers in a run without faults"),
+                    &[group],
+                );
             }
         } else if group.0 == Route::Outside && executed > 0 {
             stats.outside_keys_executed += 1;
@@ -246,7 +277,11 @@ fn describe(config: &Config) -> String {
     format!(
         "{}, {}, {} instances with clocks at {:?}, {} clients",
         if config.calm { "no faults" } else { "faults" },
-        if config.redis { "Redis model" } else { "memory store" },
+        if config.redis {
+            "Redis model"
+        } else {
+            "memory store"
+        },
         config.instances,
         config.clock_rates,
         config.clients

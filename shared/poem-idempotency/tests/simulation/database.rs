@@ -51,13 +51,16 @@ impl SimulatedDatabase for SimulatedOutcomes {
             statement(&self.0, "find").await?;
             let now = Instant::now();
             let state = self.0.state();
-            Ok(state.database.outcomes.get(scope).filter(|row| row.expires_at > now).map(|row| {
-                CommittedOutcome {
+            Ok(state
+                .database
+                .outcomes
+                .get(scope)
+                .filter(|row| row.expires_at > now)
+                .map(|row| CommittedOutcome {
                     fingerprint: row.fingerprint.clone(),
                     response: row.response.clone(),
                     expires_in: row.expires_at - now,
-                }
-            }))
+                }))
         })
     }
 }
@@ -124,8 +127,7 @@ impl Transaction {
         statement(&self.world, "commit").await?;
         let ambiguous = {
             let mut state = self.world.state();
-            let ambiguous =
-                state.faulty && state.rng.chance(self.world.config.ambiguous_commit);
+            let ambiguous = state.faulty && state.rng.chance(self.world.config.ambiguous_commit);
             let state = &mut *state;
             state.database.committed_effects.append(&mut self.effects);
             if let Some((scope, row)) = self.outcome.take() {
@@ -135,15 +137,23 @@ impl Transaction {
             self.ended = true;
             ambiguous
         };
-        self.world.trace(|_| format!("database commit of transaction {}", self.id));
+        self.world
+            .trace(|_| format!("database commit of transaction {}", self.id));
         let chance = self.world.config.crash_at_commit;
         self.world
-            .crash_here(self.instance, chance, "right after the database applied its commit")
+            .crash_here(
+                self.instance,
+                chance,
+                "right after the database applied its commit",
+            )
             .await;
         if ambiguous {
             self.world.state().database_faults += 1;
-            self.world.trace(|_| format!("database commit of transaction {}: reply lost", self.id));
-            return Err(sqlx::Error::Protocol("simulated: connection lost at commit".to_owned()));
+            self.world
+                .trace(|_| format!("database commit of transaction {}: reply lost", self.id));
+            return Err(sqlx::Error::Protocol(
+                "simulated: connection lost at commit".to_owned(),
+            ));
         }
         Ok(())
     }
@@ -178,7 +188,11 @@ impl SimulatedTransaction for Transaction {
                     let mut state = self.world.state();
                     let database = &mut state.database;
                     if !database.locks.contains_key(scope) {
-                        if database.outcomes.get(scope).is_some_and(|row| row.expires_at > now) {
+                        if database
+                            .outcomes
+                            .get(scope)
+                            .is_some_and(|row| row.expires_at > now)
+                        {
                             return Ok(false);
                         }
                         database.locks.insert(scope.to_owned(), self.id);

@@ -95,7 +95,11 @@ fn run_seeds(
 fn threads() -> usize {
     env_u64("SIMULATION_THREADS")
         .map(|n| n as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from).min(2))
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .min(2)
+        })
 }
 
 #[test]
@@ -124,12 +128,18 @@ fn ci_seeds_keep_every_invariant() {
         stats.crashes,
         stats.outside_keys_executed_twice,
         stats.outside_keys_executed,
-        100.0 * stats.outside_keys_executed_twice as f64 / stats.outside_keys_executed.max(1) as f64,
+        100.0 * stats.outside_keys_executed_twice as f64
+            / stats.outside_keys_executed.max(1) as f64,
     );
     for failure in failures.iter().take(3) {
         eprintln!("{failure}");
     }
-    assert!(failures.is_empty(), "{} of {count} seeds failed; the first: seed {}", failures.len(), failures[0].seed);
+    assert!(
+        failures.is_empty(),
+        "{} of {count} seeds failed; the first: seed {}",
+        failures.len(),
+        failures[0].seed
+    );
 }
 
 #[test]
@@ -162,9 +172,15 @@ fn one_seed() {
 fn first_failure_with(bug: Bug, within: u64) -> Failure {
     let (stats, failures) = run_seeds(0, within, Some(bug), 1, true, None);
     let failure = failures.into_iter().next().unwrap_or_else(|| {
-        panic!("{bug:?} planted, {} seeds passed: the simulation cannot see it", stats.runs)
+        panic!(
+            "{bug:?} planted, {} seeds passed: the simulation cannot see it",
+            stats.runs
+        )
     });
-    eprintln!("{bug:?} found at seed {} (of at most {within}):\n{failure}", failure.seed);
+    eprintln!(
+        "{bug:?} found at seed {} (of at most {within}):\n{failure}",
+        failure.seed
+    );
     failure
 }
 

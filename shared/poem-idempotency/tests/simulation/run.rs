@@ -13,8 +13,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use poem::http::{Method, StatusCode};
 use poem::Request;
+use poem::http::{Method, StatusCode};
 use poem_idempotency::planted::{self, Bug};
 use tokio::time::Instant;
 
@@ -62,7 +62,11 @@ pub fn run_keeping_trace(
         };
         let mut clients = Vec::new();
         for client in 0..world.config.clients {
-            clients.push(tokio::spawn(client_life(Arc::clone(&world), Arc::clone(&fleet), client)));
+            clients.push(tokio::spawn(client_life(
+                Arc::clone(&world),
+                Arc::clone(&fleet),
+                client,
+            )));
         }
         // Bounded, so that a run that deadlocks ends (and fails the liveness check).
         let _ = tokio::time::timeout(HEAL_AT + SETTLE_WITHIN + Duration::from_secs(5), async {
@@ -89,19 +93,29 @@ pub fn run_keeping_trace(
             eprintln!("{:>8.3}s  {line}", at.as_secs_f64());
         }
     }
-    let trace = if keep_trace { state.trace.clone() } else { Vec::new() };
+    let trace = if keep_trace {
+        state.trace.clone()
+    } else {
+        Vec::new()
+    };
     (check::check(seed, &config, &intents, state), trace)
 }
 
 fn lock(fleet: &Mutex<Fleet>) -> std::sync::MutexGuard<'_, Fleet> {
-    fleet.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    fleet
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn intents(config: &Config, rng: &mut Rng) -> Vec<Intent> {
     let mut intents = Vec::new();
     for client in 0..config.clients {
         for _ in 0..1 + rng.below(3) {
-            let route = if rng.chance(0.5) { Route::Durable } else { Route::Outside };
+            let route = if rng.chance(0.5) {
+                Route::Durable
+            } else {
+                Route::Outside
+            };
             intents.push(Intent {
                 client,
                 intent: intents.len(),
@@ -120,7 +134,12 @@ enum Attempt {
     Nothing,
 }
 
-async fn attempt(world: &Arc<World>, fleet: &Mutex<Fleet>, intent: &Intent, patience: Duration) -> Attempt {
+async fn attempt(
+    world: &Arc<World>,
+    fleet: &Mutex<Fleet>,
+    intent: &Intent,
+    patience: Duration,
+) -> Attempt {
     let instance = world.state().rng.below(world.config.instances as u64) as usize;
     let req = Request::builder()
         .method(Method::POST)
@@ -187,7 +206,12 @@ fn is_final(status: u16) -> bool {
 }
 
 async fn client_life(world: Arc<World>, fleet: Arc<Mutex<Fleet>>, client: usize) {
-    let mine: Vec<Intent> = world.intents.iter().filter(|i| i.client == client).cloned().collect();
+    let mine: Vec<Intent> = world
+        .intents
+        .iter()
+        .filter(|i| i.client == client)
+        .cloned()
+        .collect();
     // Spread over the time faults happen in.
     let start = world.state().rng.millis(0, 6000);
     tokio::time::sleep(start).await;
@@ -211,7 +235,8 @@ async fn client_life(world: Arc<World>, fleet: Arc<Mutex<Fleet>>, client: usize)
             };
             if duplicate {
                 // The same request again while the first runs (a double click, a proxy retry).
-                let (world, fleet, intent) = (Arc::clone(&world), Arc::clone(&fleet), intent.clone());
+                let (world, fleet, intent) =
+                    (Arc::clone(&world), Arc::clone(&fleet), intent.clone());
                 tokio::spawn(async move {
                     let wait = world.state().rng.millis(0, 300);
                     tokio::time::sleep(wait).await;
@@ -296,15 +321,21 @@ async fn chaos(world: Arc<World>, fleet: Arc<Mutex<Fleet>>) {
                 let at = world.now();
                 let mut state = world.state();
                 state.backend.flush_all();
-                state.store_events.push((at, None, crate::world::StoreEvent::DataLost));
+                state
+                    .store_events
+                    .push((at, None, crate::world::StoreEvent::DataLost));
                 state.trace.push((at, "CHAOS store FLUSHALL".to_owned()));
             }
             3 => {
                 let at = world.now();
                 let mut state = world.state();
                 if state.backend.fail_over(now) {
-                    state.store_events.push((at, None, crate::world::StoreEvent::DataLost));
-                    state.trace.push((at, "CHAOS store fails over to its replica".to_owned()));
+                    state
+                        .store_events
+                        .push((at, None, crate::world::StoreEvent::DataLost));
+                    state
+                        .trace
+                        .push((at, "CHAOS store fails over to its replica".to_owned()));
                 }
             }
             4 => {

@@ -10,7 +10,9 @@ use std::time::Duration;
 use bytes::Bytes;
 use poem::http::StatusCode;
 use poem::web::Json;
-use poem::{Endpoint, EndpointExt as _, FromRequest as _, IntoResponse as _, Request, Response, Route};
+use poem::{
+    Endpoint, EndpointExt as _, FromRequest as _, IntoResponse as _, Request, Response, Route,
+};
 use poem_idempotency::durable::simulated::Simulated;
 use poem_idempotency::host::DetachedWork;
 use poem_idempotency::store::Store;
@@ -192,7 +194,12 @@ impl Handler {
     fn durable(self) -> impl Endpoint<Output = Response> {
         poem::endpoint::make(move |req| {
             let handler = self.clone();
-            async move { handler.run_durable(req).await.unwrap_or_else(|err| err.into_response()) }
+            async move {
+                handler
+                    .run_durable(req)
+                    .await
+                    .unwrap_or_else(|err| err.into_response())
+            }
         })
     }
 
@@ -212,7 +219,10 @@ impl Handler {
         let rng = &mut state.rng;
         // Most handlers are quick; some outlast a lease, which renewal must cover.
         let takes = if rng.chance(0.15) {
-            rng.millis(LOCK_TTL.as_millis() as u64 / 3, LOCK_TTL.as_millis() as u64 * 2)
+            rng.millis(
+                LOCK_TTL.as_millis() as u64 / 3,
+                LOCK_TTL.as_millis() as u64 * 2,
+            )
         } else {
             rng.millis(1, 30)
         };
@@ -270,8 +280,13 @@ impl Handler {
             });
             poem::Error::from_string(err.to_string(), StatusCode::SERVICE_UNAVAILABLE)
         };
-        let mut transaction = Transaction::begin(&self.world, self.instance).await.map_err(failed)?;
-        transaction.effect(effect(&execution)).await.map_err(failed)?;
+        let mut transaction = Transaction::begin(&self.world, self.instance)
+            .await
+            .map_err(failed)?;
+        transaction
+            .effect(effect(&execution))
+            .await
+            .map_err(failed)?;
         tokio::time::sleep(takes).await;
         let mut connection = Simulated(transaction);
         let recorded = outcome.prepare(Json(answer(&execution))).await?;

@@ -14,8 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use poem_idempotency::store::{
-    Claim, Fingerprint, LeaseToken, MemoryStore, RecordStore, ScopeKey, StoreError,
-    StoredResponse,
+    Claim, Fingerprint, LeaseToken, MemoryStore, RecordStore, ScopeKey, StoreError, StoredResponse,
 };
 use tokio::time::Instant;
 
@@ -48,7 +47,9 @@ pub struct RedisModel {
 
 impl RedisModel {
     fn live(&self, key: &Key, now: Instant) -> Option<&Record> {
-        self.primary.get(key).filter(|record| record.expires_at > now)
+        self.primary
+            .get(key)
+            .filter(|record| record.expires_at > now)
     }
 
     fn write(&mut self, key: Key, record: Option<Record>, now: Instant) {
@@ -209,7 +210,11 @@ impl SimulatedStore {
         if fault == Fault::Refused {
             self.world.state().store_faults += 1;
             self.world.trace(|state| {
-                format!("i{} store {name} {}: refused", self.instance, state.scope_name(key.as_bytes()))
+                format!(
+                    "i{} store {name} {}: refused",
+                    self.instance,
+                    state.scope_name(key.as_bytes())
+                )
             });
             return Err(StoreError::Unavailable("simulated: refused".to_owned()));
         }
@@ -222,7 +227,11 @@ impl SimulatedStore {
             Reply::Done(done) => done.to_string(),
         };
         self.world.trace(|state| {
-            format!("i{} store {name} {}: {shown}", self.instance, state.scope_name(key.as_bytes()))
+            format!(
+                "i{} store {name} {}: {shown}",
+                self.instance,
+                state.scope_name(key.as_bytes())
+            )
         });
         let at = format!("right after the store applied its {name}");
         let chance = self.world.config.crash_at_store_call;
@@ -265,14 +274,23 @@ impl SimulatedStore {
                 Reply::Claim(memory.claim(key, fingerprint, *lease).await.expect("room"))
             }
             Operation::Complete(token, response, retention) => Reply::Done(
-                memory.complete(key, token, response, *retention).await.expect("room"),
+                memory
+                    .complete(key, token, response, *retention)
+                    .await
+                    .expect("room"),
             ),
             Operation::Release(token) => Reply::Done(memory.release(key, token).await.expect("ok")),
             Operation::Renew(token, lease) => {
                 Reply::Done(memory.renew(key, token, *lease).await.expect("ok"))
             }
         };
-        record(&mut self.world.state().store_events, at, scope, &operation, &reply);
+        record(
+            &mut self.world.state().store_events,
+            at,
+            scope,
+            &operation,
+            &reply,
+        );
         reply
     }
 }
@@ -292,7 +310,12 @@ fn record(
     events.push((at, Some(scope), event));
 }
 
-fn apply_to_redis(redis: &mut RedisModel, key: &Key, operation: &Operation<'_>, now: Instant) -> Reply {
+fn apply_to_redis(
+    redis: &mut RedisModel,
+    key: &Key,
+    operation: &Operation<'_>,
+    now: Instant,
+) -> Reply {
     match *operation {
         Operation::Claim(fingerprint, lease) => {
             if let Some(record) = redis.live(key, now) {
@@ -370,7 +393,10 @@ impl RecordStore for SimulatedStore {
         retention: Duration,
     ) -> Result<bool, StoreError> {
         let retention = self.in_store_time(retention);
-        done(self.call(key, Operation::Complete(token, response, retention)).await)
+        done(
+            self.call(key, Operation::Complete(token, response, retention))
+                .await,
+        )
     }
 
     async fn release(&self, key: &ScopeKey, token: &LeaseToken) -> Result<bool, StoreError> {

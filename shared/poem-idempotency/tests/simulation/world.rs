@@ -88,7 +88,13 @@ impl Config {
         };
         let instances = 2 + rng.below(2) as usize;
         let clock_rates = (0..instances)
-            .map(|_| if calm { 1.0 } else { 0.6 + rng.below(81) as f64 / 100.0 })
+            .map(|_| {
+                if calm {
+                    1.0
+                } else {
+                    0.6 + rng.below(81) as f64 / 100.0
+                }
+            })
             .collect();
         Self {
             calm,
@@ -213,7 +219,10 @@ impl World {
                 .unwrap();
             let path = intent.route.path();
             for (subject, name) in [
-                (format!("user:c{}", intent.client), format!("c{}", intent.client)),
+                (
+                    format!("user:c{}", intent.client),
+                    format!("c{}", intent.client),
+                ),
                 // What a scope without its caller names (a planted bug).
                 ("anon:".to_owned(), "anyone".to_owned()),
             ] {
@@ -249,7 +258,9 @@ impl World {
     }
 
     pub fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Time since the run started.
@@ -282,7 +293,10 @@ impl World {
     /// The state once the run is over.
     pub fn into_state(self: Arc<Self>) -> State {
         match Arc::try_unwrap(self) {
-            Ok(world) => world.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner),
+            Ok(world) => world
+                .state
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
             Err(_) => panic!("a part of the run outlived it"),
         }
     }
