@@ -73,6 +73,9 @@ pub type Outcome = Result<Stats, Failure>;
 /// A key as the invariants group requests: (operation, client, key).
 type Group = (Route, usize, String);
 
+/// A 2xx answer as a client got it: status, content type, body.
+type Answered = (u16, Option<String>, Vec<u8>);
+
 fn name(group: &Group) -> String {
     format!("c{} {} {}", group.1, group.0.path(), group.2)
 }
@@ -98,8 +101,7 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
     let groups: BTreeSet<Group> = (0..intents.len()).map(group_of).collect();
 
     // Whose answer each 2xx is.
-    let mut answers_by_group: BTreeMap<Group, BTreeSet<(u16, Option<String>, Vec<u8>)>> =
-        BTreeMap::new();
+    let mut answers_by_group: BTreeMap<Group, BTreeSet<Answered>> = BTreeMap::new();
     for answer in &state.answers {
         let group = group_of(answer.intent);
         if (200..300).contains(&answer.status) {
@@ -149,17 +151,22 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
 
     // Durable effects: at most once, exactly once after a 2xx; one answer.
     for group in groups.iter().filter(|group| group.0 == Route::Durable) {
-        let committed = state
+        let committed_by: Vec<String> = state
             .database
             .committed_effects
             .iter()
             .filter(|effect| {
                 (effect.route, effect.client, &effect.key) == (group.0, group.1, &group.2)
             })
-            .count();
+            .map(|effect| format!("#{}", effect.execution))
+            .collect();
+        let committed = committed_by.len();
         if committed > 1 {
             return fail(
-                format!("a durable effect committed {committed} times"),
+                format!(
+                    "a durable effect committed {committed} times, by {}",
+                    committed_by.join(" and ")
+                ),
                 &[group],
             );
         }

@@ -75,7 +75,7 @@ fn run_seeds(
                     }
                     let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                     if let Some(every) = progress_every
-                        && finished % every == 0
+                        && finished.is_multiple_of(every)
                     {
                         let per_hour = finished as f64 / started.elapsed().as_secs_f64() * 3600.0;
                         eprintln!(

@@ -8,7 +8,7 @@ pub struct Rng(u64);
 
 impl Rng {
     pub fn new(seed: u64) -> Self {
-        Self(seed ^ 0x5eed_0f_5eed_0f_5eed)
+        Self(seed ^ 0x5eed_0f5e_ed0f_5eed)
     }
 
     pub fn next_u64(&mut self) -> u64 {

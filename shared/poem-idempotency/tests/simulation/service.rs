@@ -232,8 +232,6 @@ impl Handler {
             client: sent.client,
             key: sent.key,
             intent: sent.intent,
-            instance: self.instance,
-            started: now,
         };
         state.executions.push(execution.clone());
         state.trace.push((

@@ -123,8 +123,6 @@ pub struct Execution {
     pub client: usize,
     pub key: String,
     pub intent: usize,
-    pub instance: usize,
-    pub started: Duration,
 }
 
 /// An effect that happened: a committed database row, or an outside effect done.
