@@ -126,7 +126,10 @@ impl Step {
                  redis-server hidden from PATH and Redis behind a password: passes, and its \
                  summary names every suite it left out"
             }
-            Step::Sqlite => "cargo test --workspace on SQLite, every suite required",
+            Step::Sqlite => {
+                "cargo test --workspace on SQLite, every suite required; then the guard's \
+                 deterministic simulation (10,000 seeds, ADR 0021)"
+            }
             Step::Cluster => {
                 "the suites written against the shared Redis, on a local Redis Cluster"
             }
@@ -301,7 +304,10 @@ pub fn run(root: &Path, steps: &[Step]) -> anyhow::Result<()> {
                 crate::mutants::run(root, &crate::mutants::Scope::ChangedSinceMeasured)?
             }
             Step::FreshMachine => fresh_machine(root)?,
-            Step::Sqlite => cargo_test(root, &[], None)?,
+            Step::Sqlite => {
+                cargo_test(root, &[], None)?;
+                simulation(root)?
+            }
             Step::Cluster => cluster(root)?,
             Step::Postgres => {
                 cargo_test(root, &[], Some(&postgres_url()))?;
@@ -407,6 +413,8 @@ fn lint(root: &Path) -> anyhow::Result<()> {
     clippy(&["--workspace"])?;
     // The adoptable crate without its default `durable` feature (no sqlx) builds clean too.
     clippy(&["-p", "poem-idempotency", "--no-default-features"])?;
+    // The simulation's seam and its tests (feature `simulation`, which no workspace crate enables).
+    clippy(&["-p", "poem-idempotency", "--features", "simulation"])?;
     // Its public API as listed (a change to it is deliberate), and its docs without a warning.
     crate::public_api::run(root, crate::public_api::Mode::Check)?;
     crate::public_api::doc(root)?;
@@ -418,6 +426,21 @@ fn lint(root: &Path) -> anyhow::Result<()> {
         "-p",
         "poem-idempotency",
         "--allow-dirty",
+    ]))
+}
+
+/// The guard's deterministic simulation at CI's seed count: its own run, because its feature
+/// (`simulation`) is one no workspace crate enables, and because cargo-mutants, which runs the
+/// crate's tests for every mutant, should not run it for each one.
+fn simulation(root: &Path) -> anyhow::Result<()> {
+    run_command(cargo(root).args([
+        "test",
+        "-p",
+        "poem-idempotency",
+        "--features",
+        "simulation",
+        "--test",
+        "simulation",
     ]))
 }
 
