@@ -18,6 +18,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
+use poem_idempotency::planted::Bug;
+
 use crate::world::{Config, HEAL_AT, Intent, Route, State, StoreEvent, excerpt};
 
 /// What a passing run adds to the totals.
@@ -54,15 +56,24 @@ impl Stats {
 #[derive(Debug)]
 pub struct Failure {
     pub seed: u64,
+    /// The planted bug the run had, if any.
+    pub bug: Option<Bug>,
     pub what: String,
     pub trace: String,
 }
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let planted = self
+            .bug
+            .map(|bug| format!(" SIMULATION_BUG={bug:?}"))
+            .unwrap_or_default();
         write!(
             f,
-            "seed {}: {}\n  rerun: SIMULATION_SEED={} cargo test -p poem-idempotency --features simulation --test simulation -- one_seed --nocapture\n  trace (simulated time; the keys involved and every fault):\n{}",
+            "seed {}: {}\n  \
+             replay (SIMULATION_TRACE=1 prints the whole run): SIMULATION_SEED={}{planted} \
+             cargo test -p poem-idempotency --features simulation --test simulation -- one_seed --exact --nocapture\n  \
+             trace (simulated time; the keys involved and every fault):\n{}",
             self.seed, self.what, self.seed, self.trace
         )
     }
@@ -90,6 +101,7 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
         );
         Err(Failure {
             seed,
+            bug: None,
             what: format!("{what} ({})", describe(config)),
             trace: excerpt(&state.trace, &names, 60),
         })

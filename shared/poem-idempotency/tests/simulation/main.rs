@@ -6,7 +6,8 @@
 //! - `ci_seeds_keep_every_invariant`: the seeds CI runs (10,000; `SIMULATION_SEEDS` and
 //!   `SIMULATION_FROM` choose others, and `cargo xtask simulate` runs millions).
 //! - one test per planted bug: found within a bounded number of seeds.
-//! - `one_seed`: the seed in `SIMULATION_SEED`, with its whole trace.
+//! - `one_seed`: the seed in `SIMULATION_SEED` (with the planted bug `SIMULATION_BUG` names;
+//!   `SIMULATION_TRACE=1` prints the whole run).
 
 mod check;
 mod database;
@@ -25,6 +26,16 @@ use crate::check::{Failure, Stats};
 
 /// The seeds CI runs by default.
 const CI_SEEDS: u64 = 10_000;
+
+/// Every planted bug (`one_seed` replays a seed with the one `SIMULATION_BUG` names).
+const PLANTED: [Bug; 6] = [
+    Bug::UnfencedCompletion,
+    Bug::UnfencedRenewal,
+    Bug::NoRenewal,
+    Bug::ScopeWithoutCaller,
+    Bug::FingerprintWithoutBody,
+    Bug::DurableConflictIgnored,
+];
 
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().map(|value| {
@@ -162,7 +173,13 @@ fn one_seed() {
     let Some(seed) = env_u64("SIMULATION_SEED") else {
         return;
     };
-    match run::run(seed, None) {
+    let bug = std::env::var("SIMULATION_BUG").ok().map(|name| {
+        PLANTED
+            .into_iter()
+            .find(|bug| format!("{bug:?}") == name)
+            .unwrap_or_else(|| panic!("SIMULATION_BUG: {name} is none of {PLANTED:?}"))
+    });
+    match run::run(seed, bug) {
         Ok(stats) => eprintln!("seed {seed} passed: {stats:?}"),
         Err(failure) => panic!("{failure}"),
     }

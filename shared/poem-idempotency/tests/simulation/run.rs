@@ -98,7 +98,9 @@ pub fn run_keeping_trace(
     } else {
         Vec::new()
     };
-    (check::check(seed, &config, &intents, state), trace)
+    let outcome = check::check(seed, &config, &intents, state)
+        .map_err(|failure| check::Failure { bug, ..failure });
+    (outcome, trace)
 }
 
 fn lock(fleet: &Mutex<Fleet>) -> std::sync::MutexGuard<'_, Fleet> {
