@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
+use poem_idempotency::MetricsSnapshot;
 use poem_idempotency::planted::Bug;
 
 use crate::world::{Config, HEAL_AT, Intent, Route, State, StoreEvent, excerpt};
@@ -36,6 +37,8 @@ pub struct Stats {
     pub store_faults: u64,
     pub database_faults: u64,
     pub crashes: u64,
+    /// The paths the guard took, by its own counters: that the runs reach each one.
+    pub guard: MetricsSnapshot,
 }
 
 impl Stats {
@@ -49,6 +52,7 @@ impl Stats {
         self.store_faults += other.store_faults;
         self.database_faults += other.database_faults;
         self.crashes += other.crashes;
+        add_metrics(&mut self.guard, &other.guard);
     }
 }
 
@@ -261,6 +265,9 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
         crashes: state.crashes,
         ..Stats::default()
     };
+    for metrics in &state.guard_metrics {
+        add_metrics(&mut stats.guard, metrics);
+    }
     for group in &groups {
         let executed = state
             .executions
@@ -305,4 +312,18 @@ fn describe(config: &Config) -> String {
         config.clock_rates,
         config.clients
     )
+}
+
+fn add_metrics(total: &mut MetricsSnapshot, more: &MetricsSnapshot) {
+    total.executed += more.executed;
+    total.replayed += more.replayed;
+    total.conflict += more.conflict;
+    total.key_reuse += more.key_reuse;
+    total.degraded += more.degraded;
+    total.lease_lost += more.lease_lost;
+    total.completed_after_disconnect += more.completed_after_disconnect;
+    total.rejected_store_unavailable += more.rejected_store_unavailable;
+    total.recovered += more.recovered;
+    total.durable_claims += more.durable_claims;
+    total.too_large_to_keep += more.too_large_to_keep;
 }

@@ -142,6 +142,19 @@ fn ci_seeds_keep_every_invariant() {
         100.0 * stats.outside_keys_executed_twice as f64
             / stats.outside_keys_executed.max(1) as f64,
     );
+    let guard = stats.guard;
+    eprintln!(
+        "the guard's paths: {} executed, {} replayed ({} recovered from the database), {} conflicts, \
+         {} key reuses, {} degraded (store failed), {} leases lost, {} finished after their client left",
+        guard.executed,
+        guard.replayed,
+        guard.recovered,
+        guard.conflict,
+        guard.key_reuse,
+        guard.degraded,
+        guard.lease_lost,
+        guard.completed_after_disconnect,
+    );
     for failure in failures.iter().take(3) {
         eprintln!("{failure}");
     }

@@ -40,6 +40,8 @@ pub struct Instance {
     /// Told of the crash: what its clients left running stops there.
     crashed: watch::Sender<()>,
     tasks: Vec<AbortHandle>,
+    /// Its layer, whose counters the run adds up when the instance stops.
+    layer: Arc<Idempotency>,
 }
 
 /// The instances of a run.
@@ -122,10 +124,11 @@ impl Fleet {
                 Operation::Outside.path(),
                 poem::post(guard(handler.outside(), GuardOptions::default())),
             )
-            .data(layer)
+            .data(Arc::clone(&layer))
             .boxed();
         Instance {
             service: Some(Arc::from(service)),
+            layer,
             crashed,
             tasks: Vec::new(),
         }
@@ -150,7 +153,9 @@ impl Fleet {
     /// where they stand.
     pub fn crash(&mut self, instance: usize) {
         let slot = &mut self.instances[instance];
-        slot.service = None;
+        if slot.service.take().is_some() {
+            self.world.state().guard_metrics.push(slot.layer.metrics());
+        }
         let _ = slot.crashed.send(());
         for task in slot.tasks.drain(..) {
             task.abort();

@@ -190,6 +190,8 @@ pub struct State {
     pub store_faults: u64,
     pub database_faults: u64,
     pub crashes: u64,
+    /// The guard's own counters, of every instance that stopped.
+    pub guard_metrics: Vec<poem_idempotency::MetricsSnapshot>,
 }
 
 pub struct World {
@@ -250,6 +252,7 @@ impl World {
                 store_faults: 0,
                 database_faults: 0,
                 crashes: 0,
+                guard_metrics: Vec::new(),
             }),
             config,
         })
