@@ -141,11 +141,9 @@ impl Transaction {
             .trace(|_| format!("database commit of transaction {}", self.id));
         let chance = self.world.config.crash_at_commit;
         self.world
-            .crash_here(
-                self.instance,
-                chance,
-                "right after the database applied its commit",
-            )
+            .crash_here(self.instance, chance, || {
+                "right after the database applied its commit".to_owned()
+            })
             .await;
         if ambiguous {
             self.world.state().database_faults += 1;

@@ -31,12 +31,22 @@ pub fn run(seed: u64, bug: Option<Bug>) -> Outcome {
     run_keeping_trace(seed, bug, false).0
 }
 
-/// [`run`], and the run's whole trace when `keep_trace`.
+/// [`run`], and the run's whole trace when `keep_trace`. Runs without writing the trace unless
+/// it is kept; a failing seed is run again with it, for the failure's excerpt.
 pub fn run_keeping_trace(
     seed: u64,
     bug: Option<Bug>,
     keep_trace: bool,
 ) -> (Outcome, Vec<(Duration, String)>) {
+    let tracing = keep_trace || std::env::var_os("SIMULATION_TRACE").is_some();
+    let (outcome, trace) = run_once(seed, bug, tracing);
+    match outcome {
+        Err(_) if !tracing => run_once(seed, bug, true),
+        outcome => (outcome, trace),
+    }
+}
+
+fn run_once(seed: u64, bug: Option<Bug>, tracing: bool) -> (Outcome, Vec<(Duration, String)>) {
     planted::plant(bug);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -48,7 +58,7 @@ pub fn run_keeping_trace(
         let config = Config::of(&mut rng);
         let intents = intents(&config, &mut rng);
         let (crashes, mut crash_requests) = tokio::sync::mpsc::unbounded_channel();
-        let world = World::new(config, rng, intents, crashes);
+        let world = World::new(config, tracing, rng, intents, crashes);
         let fleet = Arc::new(Mutex::new(Fleet::new(&world)));
         let chaos = tokio::spawn(chaos(Arc::clone(&world), Arc::clone(&fleet)));
         // The instances that die at an await point (`World::crash_here`).
@@ -93,7 +103,7 @@ pub fn run_keeping_trace(
             eprintln!("{:>8.3}s  {line}", at.as_secs_f64());
         }
     }
-    let trace = if keep_trace {
+    let trace = if tracing {
         state.trace.clone()
     } else {
         Vec::new()
@@ -129,6 +139,22 @@ fn intents(config: &Config, rng: &mut Rng) -> Vec<Intent> {
     intents
 }
 
+/// An intent as the trace names it (`c2 /outside k1`), written only when the trace is.
+struct Who<'a>(&'a Intent);
+
+impl std::fmt::Display for Who<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let intent = self.0;
+        write!(
+            f,
+            "c{} {} {}",
+            intent.client,
+            intent.route.path(),
+            intent.key
+        )
+    }
+}
+
 /// What became of one attempt.
 enum Attempt {
     Answered(u16),
@@ -151,7 +177,7 @@ async fn attempt(
         .header(CLIENT, format!("c{}", intent.client))
         .header("x-simulated-intent", intent.intent.to_string())
         .body(service::body(intent.client, intent.intent));
-    let who = format!("c{} {} {}", intent.client, intent.route.path(), intent.key);
+    let who = Who(intent);
     world.trace(|_| format!("{who} sends intent {} to i{instance}", intent.intent));
     let Some(task) = lock(fleet).send(instance, req) else {
         tokio::time::sleep(Duration::from_millis(1)).await;
@@ -326,7 +352,7 @@ async fn chaos(world: Arc<World>, fleet: Arc<Mutex<Fleet>>) {
                 state
                     .store_events
                     .push((at, None, crate::world::StoreEvent::DataLost));
-                state.trace.push((at, "CHAOS store FLUSHALL".to_owned()));
+                state.note(at, || "CHAOS store FLUSHALL".to_owned());
             }
             3 => {
                 let at = world.now();
@@ -335,9 +361,7 @@ async fn chaos(world: Arc<World>, fleet: Arc<Mutex<Fleet>>) {
                     state
                         .store_events
                         .push((at, None, crate::world::StoreEvent::DataLost));
-                    state
-                        .trace
-                        .push((at, "CHAOS store fails over to its replica".to_owned()));
+                    state.note(at, || "CHAOS store fails over to its replica".to_owned());
                 }
             }
             4 => {

@@ -239,8 +239,7 @@ impl Handler {
             intent: sent.intent,
         };
         state.executions.push(execution.clone());
-        state.trace.push((
-            now,
+        state.note(now, || {
             format!(
                 "i{} executes #{} for c{} {} {} (intent {}), takes {} ms",
                 self.instance,
@@ -250,8 +249,8 @@ impl Handler {
                 execution.key,
                 execution.intent,
                 takes.as_millis()
-            ),
-        ));
+            )
+        });
         (execution, takes)
     }
 

@@ -233,9 +233,9 @@ impl SimulatedStore {
                 state.scope_name(key.as_bytes())
             )
         });
-        let at = format!("right after the store applied its {name}");
         let chance = self.world.config.crash_at_store_call;
-        self.world.crash_here(self.instance, chance, &at).await;
+        let at = || format!("right after the store applied its {name}");
+        self.world.crash_here(self.instance, chance, at).await;
         tokio::time::sleep(latency - latency / 2).await;
         if fault == Fault::TimedOut {
             self.world.state().store_faults += 1;

@@ -169,6 +169,9 @@ pub struct Intent {
 /// The state of a run, shared by every simulated part.
 pub struct State {
     pub rng: Rng,
+    /// Whether the trace is written: only when it will be read (a failing seed is run again
+    /// with it, and runs the same), since formatting it costs more than the rest of a run.
+    pub tracing: bool,
     pub trace: Vec<(Duration, String)>,
     /// Faults are injected until healing.
     pub faulty: bool,
@@ -206,6 +209,7 @@ pub struct World {
 impl World {
     pub fn new(
         config: Config,
+        tracing: bool,
         rng: Rng,
         intents: Vec<Intent>,
         crashes: tokio::sync::mpsc::UnboundedSender<usize>,
@@ -236,6 +240,7 @@ impl World {
             intents,
             state: Mutex::new(State {
                 rng,
+                tracing,
                 trace: Vec::new(),
                 faulty: !config.calm,
                 store_down_until: start,
@@ -271,13 +276,13 @@ impl World {
 
     /// Before healing, with chance `chance`: `instance` dies here, at this await point of its
     /// task (which never resumes: the crash drops it).
-    pub async fn crash_here(&self, instance: usize, chance: f64, at: &str) {
+    pub async fn crash_here(&self, instance: usize, chance: f64, at: impl FnOnce() -> String) {
         let crashes = {
             let mut state = self.state();
             state.faulty && state.rng.chance(chance)
         };
         if crashes {
-            self.trace(|_| format!("CHAOS i{instance} crashes {at}"));
+            self.trace(|_| format!("CHAOS i{instance} crashes {}", at()));
             let _ = self.crashes.send(instance);
             std::future::pending::<()>().await;
         }
@@ -287,8 +292,10 @@ impl World {
     pub fn trace(&self, line: impl FnOnce(&State) -> String) {
         let now = self.now();
         let mut state = self.state();
-        let line = line(&state);
-        state.trace.push((now, line));
+        if state.tracing {
+            let line = line(&state);
+            state.trace.push((now, line));
+        }
     }
 
     /// The state once the run is over.
@@ -304,6 +311,13 @@ impl World {
 }
 
 impl State {
+    /// Adds a line to the trace, when it is written.
+    pub fn note(&mut self, at: Duration, line: impl FnOnce() -> String) {
+        if self.tracing {
+            self.trace.push((at, line()));
+        }
+    }
+
     pub fn scope_name(&self, scope: &[u8; 32]) -> String {
         self.scope_names
             .get(scope)
