@@ -233,6 +233,50 @@ fn is_final(status: u16) -> bool {
         || status == StatusCode::UNPROCESSABLE_ENTITY.as_u16()
 }
 
+/// One intent before healing: sent until its final answer, for a few attempts at most, or until
+/// the client vanishes; sometimes with a duplicate while the first runs.
+async fn until_answered(world: Arc<World>, fleet: Arc<Mutex<Fleet>>, intent: Intent) {
+    let (attempts, vanishes) = {
+        let mut state = world.state();
+        (1 + state.rng.below(5), state.rng.chance(0.1))
+    };
+    for n in 0..attempts {
+        let (patience, duplicate) = {
+            let mut state = world.state();
+            let patience = if state.rng.chance(0.3) {
+                state.rng.millis(20, 800)
+            } else {
+                state.rng.millis(1000, 6000)
+            };
+            (patience, state.rng.chance(0.15))
+        };
+        if duplicate {
+            // The same request again while the first runs (a double click, a proxy retry).
+            let (world, fleet, intent) = (Arc::clone(&world), Arc::clone(&fleet), intent.clone());
+            tokio::spawn(async move {
+                let wait = world.state().rng.millis(0, 300);
+                tokio::time::sleep(wait).await;
+                attempt(&world, &fleet, &intent, patience).await;
+            });
+        }
+        if let Attempt::Answered(status) = attempt(&world, &fleet, &intent, patience).await
+            && is_final(status)
+        {
+            return;
+        }
+        if vanishes {
+            world.trace(|_| format!("c{} vanishes", intent.client));
+            return;
+        }
+        let backoff = {
+            let mut state = world.state();
+            let base = 50u64 << n.min(5);
+            state.rng.millis(base / 2, base * 3 / 2)
+        };
+        tokio::time::sleep(backoff).await;
+    }
+}
+
 async fn client_life(world: Arc<World>, fleet: Arc<Mutex<Fleet>>, client: usize) {
     let mine: Vec<Intent> = world
         .intents
@@ -243,50 +287,21 @@ async fn client_life(world: Arc<World>, fleet: Arc<Mutex<Fleet>>, client: usize)
     // Spread over the time faults happen in.
     let start = world.state().rng.millis(0, 6000);
     tokio::time::sleep(start).await;
-    // Before healing: each intent until its final answer, a few attempts, or the client vanishes.
+    // Before healing: each intent until its final answer, a few attempts, or the client
+    // vanishes; an impatient client sends its next intent without waiting for this one.
+    let mut overlapping = Vec::new();
     for intent in &mine {
         let pause = world.state().rng.millis(0, 2000);
         tokio::time::sleep(pause).await;
-        let (attempts, vanishes) = {
-            let mut state = world.state();
-            (1 + state.rng.below(5), state.rng.chance(0.1))
-        };
-        for n in 0..attempts {
-            let (patience, duplicate) = {
-                let mut state = world.state();
-                let patience = if state.rng.chance(0.3) {
-                    state.rng.millis(20, 800)
-                } else {
-                    state.rng.millis(1000, 6000)
-                };
-                (patience, state.rng.chance(0.15))
-            };
-            if duplicate {
-                // The same request again while the first runs (a double click, a proxy retry).
-                let (world, fleet, intent) =
-                    (Arc::clone(&world), Arc::clone(&fleet), intent.clone());
-                tokio::spawn(async move {
-                    let wait = world.state().rng.millis(0, 300);
-                    tokio::time::sleep(wait).await;
-                    attempt(&world, &fleet, &intent, patience).await;
-                });
-            }
-            if let Attempt::Answered(status) = attempt(&world, &fleet, intent, patience).await
-                && is_final(status)
-            {
-                break;
-            }
-            if vanishes {
-                world.trace(|_| format!("c{client} vanishes"));
-                break;
-            }
-            let backoff = {
-                let mut state = world.state();
-                let base = 50u64 << n.min(5);
-                state.rng.millis(base / 2, base * 3 / 2)
-            };
-            tokio::time::sleep(backoff).await;
+        let sending = until_answered(Arc::clone(&world), Arc::clone(&fleet), intent.clone());
+        if world.state().rng.chance(0.2) {
+            overlapping.push(tokio::spawn(sending));
+        } else {
+            sending.await;
         }
+    }
+    for sending in overlapping {
+        let _ = sending.await;
     }
     // After healing: every intent again until its final answer.
     let heal = world.start + HEAL_AT;

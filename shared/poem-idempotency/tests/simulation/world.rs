@@ -101,7 +101,7 @@ impl Config {
             redis: rng.chance(0.6),
             instances,
             clients: 3 + rng.below(4) as usize,
-            lock_wait: rng.millis(100, 1500),
+            lock_wait: rng.millis(100, 4000),
             store_error: faulty(rng, 0.08),
             store_timeout: faulty(rng, 0.05),
             database_error: faulty(rng, 0.05),
