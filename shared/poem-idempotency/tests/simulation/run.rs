@@ -169,14 +169,25 @@ async fn attempt(
     patience: Duration,
 ) -> Attempt {
     let instance = world.state().rng.below(world.config.instances as u64) as usize;
-    let req = Request::builder()
+    let (parts, ()) = poem::http::Request::builder()
         .method(Method::POST)
         .uri(poem::http::Uri::from_static(intent.route.path()))
         .header("idempotency-key", &intent.key)
         .header("content-type", "application/json")
         .header(CLIENT, format!("c{}", intent.client))
         .header("x-simulated-intent", intent.intent.to_string())
-        .body(service::body(intent.client, intent.intent));
+        .body(())
+        .expect("a request")
+        .into_parts();
+    // As poem's server makes a request of what hyper read (its original URI set, which a
+    // `poem::Request::builder()` leaves empty).
+    let parts = poem::RequestParts::from((
+        parts,
+        poem::web::LocalAddr::default(),
+        poem::web::RemoteAddr::default(),
+        poem::http::uri::Scheme::HTTP,
+    ));
+    let req = Request::from_parts(parts, service::body(intent.client, intent.intent).into());
     let who = Who(intent);
     world.trace(|_| format!("{who} sends intent {} to i{instance}", intent.intent));
     let Some(task) = lock(fleet).send(instance, req) else {

@@ -10,9 +10,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use poem::http::StatusCode;
 use poem::web::Json;
-use poem::{
-    Endpoint, EndpointExt as _, FromRequest as _, IntoResponse as _, Request, Response, Route,
-};
+use poem::{Endpoint, EndpointExt as _, FromRequest as _, IntoResponse as _, Request, Response};
 use poem_idempotency::durable::simulated::Simulated;
 use poem_idempotency::host::DetachedWork;
 use poem_idempotency::store::Store;
@@ -115,17 +113,12 @@ impl Fleet {
             durable: true,
             ..GuardOptions::default()
         };
-        let service = Route::new()
-            .at(
-                Operation::Durable.path(),
-                poem::post(guard(handler.clone().durable(), durable)),
-            )
-            .at(
-                Operation::Outside.path(),
-                poem::post(guard(handler.outside(), GuardOptions::default())),
-            )
-            .data(Arc::clone(&layer))
-            .boxed();
+        let service = Operations {
+            durable: guard(handler.clone().durable(), durable).boxed(),
+            outside: guard(handler.outside(), GuardOptions::default()).boxed(),
+        }
+        .data(Arc::clone(&layer))
+        .boxed();
         Instance {
             service: Some(Arc::from(service)),
             layer,
@@ -178,6 +171,28 @@ impl Fleet {
             self.crash(instance);
         }
         self.instances.clear();
+    }
+}
+
+/// An instance's two guarded operations, by path, with the route template in the request data
+/// as a `Route` puts it there. Not poem's `Route` itself, which compiles a regular expression
+/// per route added, for every instance started: a good part of a run's time.
+struct Operations {
+    durable: poem::endpoint::BoxEndpoint<'static>,
+    outside: poem::endpoint::BoxEndpoint<'static>,
+}
+
+impl Endpoint for Operations {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        let (operation, template) = if req.uri().path() == Operation::Durable.path() {
+            (&self.durable, Operation::Durable.path())
+        } else {
+            (&self.outside, Operation::Outside.path())
+        };
+        req.set_data(poem::PathPattern(Arc::from(template)));
+        operation.call(req).await
     }
 }
 
