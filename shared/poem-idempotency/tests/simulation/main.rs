@@ -6,10 +6,12 @@
 //! - `ci_seeds_keep_every_invariant`: the seeds CI runs (10,000; `SIMULATION_SEEDS` and
 //!   `SIMULATION_FROM` choose others, and `cargo xtask simulate` runs millions).
 //! - one test per planted bug: found within a bounded number of seeds.
+//! - `conformance::*`: the simulation's Redis model passes the store's conformance suite.
 //! - `one_seed`: the seed in `SIMULATION_SEED` (with the planted bug `SIMULATION_BUG` names;
 //!   `SIMULATION_TRACE=1` prints the whole run).
 
 mod check;
+mod conformance;
 mod database;
 mod rng;
 mod run;
