@@ -92,13 +92,16 @@ macro_rules! statements {
     };
 }
 
-/// `statement_timestamp()`: one instant for the whole statement.
+/// `statement_timestamp()`: one instant for the whole statement, in whole milliseconds as a
+/// clock reads them (floored, never ahead of the instant).
 static POSTGRES: Statements =
-    statements!("CAST(EXTRACT(EPOCH FROM statement_timestamp()) * 1000 AS BIGINT)");
+    statements!("CAST(FLOOR(EXTRACT(EPOCH FROM statement_timestamp()) * 1000) AS BIGINT)");
 
 /// `julianday('now')`, which SQLite holds still for the whole statement, in Unix milliseconds.
+/// SQLite keeps the instant in whole milliseconds and hands it out as a fraction of a day:
+/// rounded back, not truncated, or a millisecond is lost whenever the fraction falls short.
 static SQLITE: Statements =
-    statements!("CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)");
+    statements!("CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)");
 
 /// The outcome a `find` row holds.
 fn committed_outcome<R>(row: &R) -> Result<CommittedOutcome, sqlx::Error>
