@@ -1,5 +1,7 @@
-//! What can be checked of the Docker stack without a Docker engine: the files parse, every path
-//! they name exists, and the environment they give the service is settings it really reads.
+//! What can be checked of the Docker stack without starting it: the files parse, every path they
+//! name exists, and the environment they give the service is settings it really reads. Starting
+//! it for real (the image built, the stack up, the journey and tests against it) is
+//! `cargo xtask test compose`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
