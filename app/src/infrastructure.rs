@@ -201,12 +201,6 @@ async fn idempotency_store(
     redis: Option<&Redis>,
     background: &mut Vec<JoinHandle<()>>,
 ) -> anyhow::Result<Store> {
-    let in_process = || {
-        Store::new(MemoryStore::new(
-            idempotency.memory_max_entries,
-            idempotency.memory_max_bytes,
-        ))
-    };
     Ok(match (idempotency.store, redis) {
         (StoreKind::Postgres, _) => {
             // A pool of its own: the store's statements are PostgreSQL's, and a claim must
@@ -232,7 +226,10 @@ async fn idempotency_store(
                  instances are neither excluded nor replayed (idempotency.store \"redis\" or \
                  \"postgres\" shares them)"
             );
-            in_process()
+            Store::new(MemoryStore::new(
+                idempotency.memory_max_entries,
+                idempotency.memory_max_bytes,
+            ))
         }
     })
 }
