@@ -26,13 +26,14 @@ const DEFAULT_POSTGRES: &str = "postgres://postgres@127.0.0.1:5432/test";
 
 /// The suites the e2e binary leaves out when the optional tools are missing: the names its
 /// summary gives them (`testing::tools::Suite::name`).
-const SUITES_NEEDING_OPTIONAL_TOOLS: [&str; 6] = [
+const SUITES_NEEDING_OPTIONAL_TOOLS: [&str; 7] = [
     "deployment",
     "swagger_browser",
     "swagger_script",
     "openid_provider",
     "private_redis",
     "redis_cluster",
+    "partition",
 ];
 
 /// Programs a fresh machine may lack, hidden from the fresh-machine run's `PATH`.

@@ -207,17 +207,22 @@ pub enum Suite {
     PrivateRedis,
     /// A local Redis Cluster (six `redis-server` processes joined by `redis-cli`).
     RedisCluster,
+    /// Real network partitions: instances, a Redis pair and a PostgreSQL server in network
+    /// namespaces of their own (it also needs root and PostgreSQL's server binaries, which it
+    /// checks itself).
+    Partition,
 }
 
 impl Suite {
     /// Every suite, in the order the summary lists them.
-    pub const ALL: [Suite; 6] = [
+    pub const ALL: [Suite; 7] = [
         Suite::LoadBalancer,
         Suite::Browser,
         Suite::SwaggerScript,
         Suite::OpenIdProvider,
         Suite::PrivateRedis,
         Suite::RedisCluster,
+        Suite::Partition,
     ];
 
     /// Its name in the summary (the test module it mostly is).
@@ -229,6 +234,7 @@ impl Suite {
             Suite::OpenIdProvider => "openid_provider",
             Suite::PrivateRedis => "private_redis",
             Suite::RedisCluster => "redis_cluster",
+            Suite::Partition => "partition",
         }
     }
 
@@ -252,6 +258,10 @@ impl Suite {
                  conformance suite in idempotency::store_on_a_cluster, \
                  the cluster's own harness tests)"
             }
+            Suite::Partition => {
+                "three instances, a Redis primary and replica and PostgreSQL in network \
+                 namespaces, with links cut, failovers and kills (tests/partition)"
+            }
         }
     }
 
@@ -263,7 +273,7 @@ impl Suite {
             Suite::SwaggerScript => &[Tool::Node],
             Suite::OpenIdProvider => &[Tool::Node, Tool::Npm],
             Suite::PrivateRedis => &[Tool::RedisServer],
-            Suite::RedisCluster => &[Tool::RedisServer, Tool::RedisCli],
+            Suite::RedisCluster | Suite::Partition => &[Tool::RedisServer, Tool::RedisCli],
         }
     }
 
