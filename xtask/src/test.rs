@@ -246,6 +246,18 @@ const REQUIREMENTS: &[Requirement] = &[
         steps: FULL_SUITE,
     },
     Requirement {
+        program: "ip",
+        install: "apt-get install iproute2",
+        needed_by: "the partition test's network namespaces and veth pairs",
+        steps: FULL_SUITE,
+    },
+    Requirement {
+        program: "nsenter",
+        install: "apt-get install util-linux",
+        needed_by: "starting the partition test's processes in their namespaces",
+        steps: FULL_SUITE,
+    },
+    Requirement {
         program: "chromedriver",
         install: "apt-get install chromium chromium-driver \
                   (macOS: brew install --cask chromium chromedriver)",
