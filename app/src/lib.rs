@@ -10,10 +10,11 @@
 //!   and Swagger UI;
 //! - [`health`]: liveness and readiness probes;
 //! - [`config`]: the embedded settings files;
-//! - [`commands`]: one-off administrative commands (`app grant-admin`, `app revoke-admin`);
-//! - [`check`]: `app check-idempotency`, the deployment checker.
+//! - [`commands`]: one-off administrative commands (`app grant-admin`, `app revoke-admin`).
+//!
+//! `app check-idempotency`, the deployment checker, is a client of the service and lives with
+//! the clients (`clients/deployment-check`); the binary only hands it its arguments.
 
-pub mod check;
 pub mod commands;
 pub mod config;
 pub mod docs;

@@ -46,23 +46,7 @@ enum Command {
     },
     /// Check that idempotency holds through a deployment (its load balancer, its instances);
     /// exits 0 only when every check passes.
-    CheckIdempotency {
-        /// The service's base URL as clients reach it, e.g. http://lb.internal:8080
-        base_url: String,
-        /// A bearer token; without one, throwaway accounts are registered (not in production,
-        /// where login needs a confirmed email).
-        #[arg(long)]
-        token: Option<String>,
-        /// The operationId to check (default: an idempotent POST the document lists).
-        #[arg(long)]
-        operation: Option<String>,
-        /// How many duplicates to send at once.
-        #[arg(long, default_value_t = 8)]
-        concurrency: usize,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    CheckIdempotency(deployment_check::CheckArgs),
 }
 
 #[tokio::main]
@@ -117,30 +101,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{email} ({user_id}) is no longer an administrator, from its next request.");
             Ok(())
         }
-        Command::CheckIdempotency {
-            base_url,
-            token,
-            operation,
-            concurrency,
-            json,
-        } => {
-            let report = app::check::check_idempotency(&app::check::CheckOptions {
-                base_url,
-                token,
-                operation,
-                concurrency,
-            })
-            .await?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
-            } else {
-                print!("{}", report.to_text());
-            }
-            if !report.passed() {
-                anyhow::bail!("idempotency does not hold through this deployment");
-            }
-            Ok(())
-        }
+        Command::CheckIdempotency(arguments) => deployment_check::run(arguments).await,
         Command::Intents => {
             let document = serde_json::from_str(&offline_document().await?)?;
             print!("{}", app::docs::intent_inventory(&document));

@@ -1,12 +1,13 @@
-//! `app check-idempotency` through a real load balancer: two instances sharing Redis and the
-//! database behind HAProxy (round robin, a new connection per request) pass every check; an
-//! instance pointed at another Redis key prefix makes the checker fail, naming the check.
+//! The deployment checker (`check-idempotency`, `clients/deployment-check`) through a real load
+//! balancer: two instances sharing Redis and the database behind HAProxy (round robin, a new
+//! connection per request) pass every check; instances that do not share a store (another Redis
+//! key prefix, or each its own in-process store) make it fail, naming the check and the setting.
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use testing::tools::{Suite, Tool};
 
-use app::check::{CheckOptions, CheckReport, check_idempotency};
+use deployment_check::{CheckOptions, CheckReport, check_idempotency};
 use e2e::{RedisChoice, TestApp};
 use testing::database::TestDatabase;
 
@@ -136,15 +137,73 @@ async fn the_checker_fails_naming_the_replay_check_when_an_instance_uses_another
     assert!(failed.contains(&"replay"), "{}", report.to_text());
 }
 
+/// The names of the checks `report` failed.
+fn failed_checks(report: &CheckReport) -> Vec<&'static str> {
+    report
+        .checks
+        .iter()
+        .filter(|check| !check.passed)
+        .map(|check| check.name)
+        .collect()
+}
+
+/// What the split-store check said.
+fn shared_store_detail(report: &CheckReport) -> &str {
+    &report
+        .checks
+        .iter()
+        .find(|check| check.name == "retries outside the database replayed")
+        .expect("the split-store check ran")
+        .detail
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_durable_operation_stays_exactly_once_even_across_instances_with_other_redis_prefixes() {
+async fn across_other_redis_prefixes_the_durable_create_holds_and_the_split_store_check_fails() {
     testing::needs_tools_of!(Suite::LoadBalancer);
     let (balancer, _instances, _database) = misconfigured_pair().await;
 
     // createThing commits its answer with its effect: the database replays what the other
-    // instance's store does not hold, and concurrent duplicates still execute once.
+    // instance's store does not hold, and concurrent duplicates still execute once. The mail
+    // requests, whose effect is outside the database, do not have that: the report fails.
     let report = check_through(&balancer, Some("createThing")).await;
 
-    assert!(report.passed(), "{}", report.to_text());
+    assert_eq!(
+        failed_checks(&report),
+        ["retries outside the database replayed"],
+        "{}",
+        report.to_text()
+    );
     assert_eq!(report.instances.len(), 2, "{}", report.to_text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_with_stores_of_their_own_fail_the_checker_naming_the_setting_that_shares_one() {
+    testing::needs_tools_of!(Suite::LoadBalancer);
+    let database = TestDatabase::create().await;
+    let in_process = || {
+        TestApp::builder()
+            .redis(RedisChoice::None)
+            .setting("database.url", database.url())
+            .spawn()
+    };
+    let (first, second) = (in_process().await, in_process().await);
+    let balancer = LoadBalancer::start(&[&first, &second]).await;
+
+    let report = check_through(&balancer, None).await;
+
+    assert_eq!(
+        failed_checks(&report),
+        ["retries outside the database replayed"],
+        "{}",
+        report.to_text()
+    );
+    let detail = shared_store_detail(&report);
+    assert!(
+        detail.contains("forgotPassword") && detail.contains("executed again"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("redis.url") && detail.contains("idempotency.store = \"postgres\""),
+        "{detail}"
+    );
 }

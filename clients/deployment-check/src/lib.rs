@@ -1,4 +1,5 @@
-//! `app check-idempotency <base-url>`: does idempotency hold *through this deployment*?
+//! `check-idempotency <base-url>` (also `app check-idempotency`): does idempotency hold
+//! *through this deployment*?
 //!
 //! A proxy that strips `Idempotency-Key`, instances pointed at different Redis databases or key
 //! prefixes, sticky sessions hiding a missing shared store: each silently turns exactly-once into
@@ -16,6 +17,46 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+
+/// The command line: the same for `check-idempotency` and `app check-idempotency`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CheckArgs {
+    /// The service's base URL as clients reach it, e.g. http://lb.internal:8080
+    pub base_url: String,
+    /// A bearer token; without one, throwaway accounts are registered (not in production,
+    /// where login needs a confirmed email).
+    #[arg(long)]
+    pub token: Option<String>,
+    /// The operationId to check (default: an idempotent POST the document lists).
+    #[arg(long)]
+    pub operation: Option<String>,
+    /// How many duplicates to send at once.
+    #[arg(long, default_value_t = 8)]
+    pub concurrency: usize,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs every check and prints the report; an error when a check failed.
+pub async fn run(arguments: CheckArgs) -> anyhow::Result<()> {
+    let report = check_idempotency(&CheckOptions {
+        base_url: arguments.base_url,
+        token: arguments.token,
+        operation: arguments.operation,
+        concurrency: arguments.concurrency,
+    })
+    .await?;
+    if arguments.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    if !report.passed() {
+        bail!("idempotency does not hold through this deployment");
+    }
+    Ok(())
+}
 
 /// What to check, and how.
 #[derive(Debug, Clone)]
@@ -286,11 +327,135 @@ pub async fn check_idempotency(options: &CheckOptions) -> anyhow::Result<CheckRe
         }
     }
 
+    // 5. Durable operations are answered once from their outcomes table even when instances
+    //    keep separate stores; operations whose effect is outside the database are not.
+    let (shared_store, seen) = retries_outside_the_database(&document, base, &run).await?;
+    instances.extend(seen);
+    checks.push(shared_store);
+
     Ok(CheckReport {
         operation: format!("{} ({} {})", operation.id, operation.method, operation.url),
         instances: instances.into_iter().collect(),
         checks,
     })
+}
+
+/// What check 5 is called in the report.
+const SHARED_STORE: &str = "retries outside the database replayed";
+
+/// An operation whose effect is outside the database, keyed and retried through the load
+/// balancer: every retry must be the stored answer. Instances with stores of their own (in
+/// process, or Redis under different prefixes) each execute it again. Returns the check and
+/// the instances that answered.
+async fn retries_outside_the_database(
+    document: &Value,
+    base: &str,
+    run: &str,
+) -> anyhow::Result<(CheckResult, Vec<String>)> {
+    let skipped = |detail: String| CheckResult {
+        name: SHARED_STORE,
+        passed: true,
+        skipped: true,
+        detail,
+    };
+    let Some(operation) = outside_database_operation(document, base)? else {
+        return Ok((
+            skipped(
+                "the document lists no idempotent POST whose effect is outside the database \
+                 (x-idempotency durable: false) that needs no token or path parameter"
+                    .to_owned(),
+            ),
+            Vec::new(),
+        ));
+    };
+    let key = format!("{run}-outside");
+    let first = send_once(&operation, &key, &operation.body, None).await?;
+    if !(200..300).contains(&first.status) {
+        return Ok((
+            skipped(format!(
+                "{} answered {} to a minimal request, so its retries show nothing",
+                operation.id, first.status
+            )),
+            first.instance.into_iter().collect(),
+        ));
+    }
+    let mut retries = Vec::new();
+    for _ in 0..3 {
+        retries.push(send_once(&operation, &key, &operation.body, None).await?);
+    }
+    let name = |answer: &Answer| {
+        answer
+            .instance
+            .clone()
+            .unwrap_or_else(|| "an instance without X-Instance-Id".to_owned())
+    };
+    let seen: Vec<String> = std::iter::once(&first)
+        .chain(&retries)
+        .filter_map(|answer| answer.instance.clone())
+        .collect();
+    let again: Vec<&Answer> = retries.iter().filter(|answer| !answer.replay).collect();
+    let check = if again.is_empty() {
+        CheckResult::made(
+            SHARED_STORE,
+            true,
+            format!(
+                "{}: first answer {}; 3 retries with its key were its stored answer, served by \
+                 {} instance(s)",
+                operation.id,
+                first.status,
+                retries
+                    .iter()
+                    .filter_map(|answer| answer.instance.as_ref())
+                    .collect::<BTreeSet<_>>()
+                    .len()
+            ),
+        )
+    } else {
+        let by: BTreeSet<String> = again.iter().map(|answer| name(answer)).collect();
+        CheckResult::made(
+            SHARED_STORE,
+            false,
+            format!(
+                "{}: first answered {} by {}; {} of 3 retries with its key executed again ({}) \
+                 on {}: the instances do not share an idempotency store, so an operation whose \
+                 effect is outside the database runs once per instance. Give every instance the \
+                 same store: the same redis.url (or redis.cluster_nodes) and redis.key_prefix, or \
+                 idempotency.store = \"postgres\" on one database. (Durable operations are still \
+                 answered once, from their outcomes table.)",
+                operation.id,
+                first.status,
+                name(&first),
+                again.len(),
+                again
+                    .iter()
+                    .map(|answer| answer.status.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                by.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        )
+    };
+    Ok((check, seen))
+}
+
+/// The first idempotent POST, by path, whose effect is outside the database and that needs no
+/// token and no path parameter.
+fn outside_database_operation(document: &Value, base: &str) -> anyhow::Result<Option<Operation>> {
+    let paths = document["paths"]
+        .as_object()
+        .context("the document has no paths")?;
+    let found = paths.iter().find_map(|(path, item)| {
+        let operation = &item["post"];
+        let open = operation["security"]
+            .as_array()
+            .is_none_or(|requirements| requirements.is_empty());
+        let outside = operation["x-idempotency"]["intent"] == "idempotent"
+            && operation["x-idempotency"]["durable"] == false;
+        (open && outside && !path.contains('{')).then_some((path, operation))
+    });
+    found
+        .map(|(path, operation)| operation_to_check(document, base, path, "post", operation))
+        .transpose()
 }
 
 /// A client that opens a new connection for every request, so a load balancer balances each.
@@ -588,6 +753,35 @@ mod tests {
             error
                 .to_string()
                 .contains("no idempotent operation `login`")
+        );
+    }
+
+    #[test]
+    fn the_split_store_probe_takes_an_open_post_whose_effect_is_outside_the_database() {
+        let mut document = document();
+        document["paths"]["/api/v1/auth/forgot-password"] = json!({ "post": {
+            "operationId": "forgotPassword",
+            "x-idempotency": { "intent": "idempotent", "durable": false }
+        } });
+        document["paths"]["/api/v1/secured-mail"] = json!({ "post": {
+            "operationId": "securedMail",
+            "security": [{ "BearerAuth": [] }],
+            "x-idempotency": { "intent": "idempotent", "durable": false }
+        } });
+
+        let operation = outside_database_operation(&document, "http://lb")
+            .unwrap()
+            .unwrap();
+
+        assert_eq!(operation.id, "forgotPassword");
+    }
+
+    #[test]
+    fn without_an_operation_outside_the_database_there_is_nothing_to_probe() {
+        assert!(
+            outside_database_operation(&document(), "http://lb")
+                .unwrap()
+                .is_none()
         );
     }
 
