@@ -19,6 +19,11 @@
 //!    meanwhile (it moves onto a task of its own), which is exactly when clients retry: the
 //!    retry then finds the response.
 //!
+//! In the code, [`Guard::call`] does 1 and 2's validation, then the keyed path is three named
+//! steps: `Guard::identify` (2, 3), `Guard::claim_until_decided` (4) and `run_claimed` (5),
+//! which holds the lease while the handler runs (`hold_lease_while`) and settles its answer
+//! (`settle`).
+//!
 //! A request without a key (or with a blank one) is passed straight to the handler: no
 //! buffering, no store access. Store faults fail open (the request executes unguarded and
 //! `idempotency.degraded` counts it; one warning per outage, not per request), unless the
@@ -358,50 +363,83 @@ impl<E: Endpoint + 'static> Endpoint for Guard<E> {
 }
 
 impl<E: Endpoint + 'static> Guard<E> {
-    /// A request with a key. Boxed by [`Guard::call`]: its future (claim, wait, execute,
-    /// complete) is many times larger than the operation's own, and a request without a key
-    /// would otherwise pay for moving it around (docs/benchmarks.md).
+    /// A request with a key, in three steps: identify it, claim its key until that is decided,
+    /// answer (execute under the claim, or the answer the claim decided). Boxed by
+    /// [`Guard::call`]: its future is many times larger than the operation's own, and a
+    /// request without a key would otherwise pay for moving it around (docs/benchmarks.md).
     async fn call_keyed(
         &self,
         layer: Arc<Idempotency>,
         key: ClientKey,
         mut req: Request,
     ) -> poem::Result<Response> {
+        let (scope, fingerprint) = self.identify(&layer, &key, &mut req).await?;
+        match self.claim_until_decided(&layer, &scope, &fingerprint).await {
+            Decided::Execute(token) => {
+                let pending = self.hand_outcome_to(&layer, &scope, &fingerprint, &mut req);
+                self.execute_claimed(layer, scope, token, pending, req)
+                    .await
+            }
+            Decided::Answer(answer) => Ok(answer),
+            Decided::StoreFailed(err) => {
+                self.without_the_store(&layer, &scope, &fingerprint, &err, req)
+                    .await
+            }
+        }
+    }
+
+    /// Step 1, which request this is: its scope (the caller, the method, the route template,
+    /// the key) and its fingerprint (the body, read here through the host's body limit, so an
+    /// oversized one fails before any claim; the content type, the concrete path and query;
+    /// the preconditions and the headers the operation declared part of its request).
+    async fn identify(
+        &self,
+        layer: &Idempotency,
+        key: &ClientKey,
+        req: &mut Request,
+    ) -> poem::Result<(ScopeKey, Fingerprint)> {
         let route: Arc<str> = req
             .data::<PathPattern>()
             .map(|pattern| Arc::clone(&pattern.0))
             .unwrap_or_else(|| req.original_uri().path().into());
         let scope = ScopeKey::derive_with_subject_in_parts(
             // Planted bug (simulation only): every caller scoped as one.
-            &planted::caller(layer.caller(&req)).scope_subject(),
+            &planted::caller(layer.caller(req)).scope_subject(),
             req.method().as_str(),
             &route,
-            &key,
+            key,
         );
-        // Read through the host's body limit: an oversized body fails here, before any claim.
         let body = crate::buffer::whole(req.take_body()).await?;
-        // The concrete path joins the query in the fingerprint: the scope uses the route
-        // template, so `PUT /things/1` and `PUT /things/2` under one key must differ here.
-        // (`original_uri`: a nested route sees only the rest of the path in `uri`.) The
-        // preconditions join them: `If-Match: "v3"` under the key of `If-Match: "v1"` is not a
-        // retry, and must not be answered with the first request's answer.
+        // The scope uses the route template, so `PUT /things/1` and `PUT /things/2` under one
+        // key differ here, by the concrete path (`original_uri`: a nested route sees only the
+        // rest of the path in `uri`). `If-Match: "v3"` under the key of `If-Match: "v1"` is
+        // not a retry either, and must not be answered with the first request's answer.
         let uri = req.original_uri();
         let headers = req.headers();
-        let content_type = headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok());
-        let query = uri.query().unwrap_or_default();
         let fingerprint = Fingerprint::of_request(
             // Planted bug (simulation only): the body left out.
             planted::body(&body),
-            content_type,
+            headers
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok()),
             uri.path(),
-            query,
+            uri.query().unwrap_or_default(),
             headers,
             &self.fingerprint_headers,
         );
         req.set_body(body);
+        Ok((scope, fingerprint))
+    }
 
+    /// Step 2, the claim: won (this request executes), or decided by what holds the key (its
+    /// stored answer, a 422 for another request under it, a 409 once the original outlasts
+    /// `lock_wait`), or the store failed.
+    async fn claim_until_decided(
+        &self,
+        layer: &Idempotency,
+        scope: &ScopeKey,
+        fingerprint: &Fingerprint,
+    ) -> Decided {
         let settings = &layer.settings;
         let deadline = Instant::now() + settings.lock_wait;
         let mut pause = Duration::from_millis(5);
@@ -409,28 +447,23 @@ impl<E: Endpoint + 'static> Guard<E> {
         loop {
             let claimed = layer
                 .store
-                .claim(&scope, &fingerprint, settings.lock_ttl)
+                .claim(scope, fingerprint, settings.lock_ttl)
                 .instrument(tracing::info_span!("idempotency.claim"))
                 .await;
             if claimed.is_ok() {
                 layer.outage.succeeded();
             }
-            match claimed {
-                Ok(Claim::Acquired(token)) => {
-                    let pending = self.hand_outcome_to(&layer, &scope, &fingerprint, &mut req);
-                    return self
-                        .execute_claimed(layer, scope, token, pending, req)
-                        .await;
-                }
+            return match claimed {
+                Ok(Claim::Acquired(token)) => Decided::Execute(token),
                 Ok(Claim::Completed(stored)) => {
                     layer.metrics.replayed();
                     Outcome::Replayed.record();
-                    return Ok(replay(stored));
+                    Decided::Answer(replay(stored))
                 }
                 Ok(Claim::Mismatch) => {
                     layer.metrics.key_reuse();
                     Outcome::KeyReuse.record();
-                    return Ok(layer.refuse(ProblemKind::KeyReuse));
+                    Decided::Answer(layer.refuse(ProblemKind::KeyReuse))
                 }
                 Ok(Claim::InFlight) => {
                     let waited_enough = Instant::now() + pause > deadline;
@@ -440,8 +473,8 @@ impl<E: Endpoint + 'static> Guard<E> {
                     // pause.
                     if self.options.durable && (!looked_for_a_committed_outcome || waited_enough) {
                         looked_for_a_committed_outcome = true;
-                        if let Some(answer) = committed_answer(&layer, &scope, &fingerprint).await {
-                            return Ok(answer);
+                        if let Some(answer) = committed_answer(layer, scope, fingerprint).await {
+                            return Decided::Answer(answer);
                         }
                     }
                     if !waited_enough {
@@ -453,35 +486,44 @@ impl<E: Endpoint + 'static> Guard<E> {
                     }
                     layer.metrics.conflict();
                     Outcome::Conflict.record();
-                    return Ok(layer.refuse(ProblemKind::InProgress));
+                    Decided::Answer(layer.refuse(ProblemKind::InProgress))
                 }
-                Err(err) => {
-                    layer.store_failed(FaultStep::Claim, &err);
-                    return match self.options.on_store_failure {
-                        OnStoreFailure::Execute => {
-                            tracing::debug!(error = %err, "idempotency store could not claim: executing unguarded");
-                            Outcome::Degraded.record();
-                            // A durable operation still has its committed outcomes: a retry
-                            // replays from them, and of two concurrent duplicates the second
-                            // meets the first's outcome and rolls its effect back.
-                            let pending =
-                                self.hand_outcome_to(&layer, &scope, &fingerprint, &mut req);
-                            let answer =
-                                self.inner.call(req).await.map(IntoResponse::into_response);
-                            let failed = is_failure(&answer);
-                            match superseded_answer(&layer, pending.as_ref(), None, failed).await {
-                                Some(committed) => Ok(committed),
-                                None => answer,
-                            }
-                        }
-                        OnStoreFailure::Reject => {
-                            tracing::debug!(error = %err, "idempotency store could not claim: refusing a fail-closed operation");
-                            layer.metrics.rejected_store_unavailable();
-                            Outcome::Rejected.record();
-                            Ok(layer.refuse(ProblemKind::StoreUnavailable))
-                        }
-                    };
+                Err(err) => Decided::StoreFailed(err),
+            };
+        }
+    }
+
+    /// The store could not claim: the operation runs unguarded (fail open), or, declared
+    /// `on_store_failure = "reject"`, is refused with a 503.
+    async fn without_the_store(
+        &self,
+        layer: &Idempotency,
+        scope: &ScopeKey,
+        fingerprint: &Fingerprint,
+        err: &StoreError,
+        mut req: Request,
+    ) -> poem::Result<Response> {
+        layer.store_failed(FaultStep::Claim, err);
+        match self.options.on_store_failure {
+            OnStoreFailure::Execute => {
+                tracing::debug!(error = %err, "idempotency store could not claim: executing unguarded");
+                Outcome::Degraded.record();
+                // A durable operation still has its committed outcomes: a retry replays from
+                // them, and of two concurrent duplicates the second meets the first's outcome
+                // and rolls its effect back.
+                let pending = self.hand_outcome_to(layer, scope, fingerprint, &mut req);
+                let answer = self.inner.call(req).await.map(IntoResponse::into_response);
+                let failed = is_failure(&answer);
+                match superseded_answer(layer, pending.as_ref(), None, failed).await {
+                    Some(committed) => Ok(committed),
+                    None => answer,
                 }
+            }
+            OnStoreFailure::Reject => {
+                tracing::debug!(error = %err, "idempotency store could not claim: refusing a fail-closed operation");
+                layer.metrics.rejected_store_unavailable();
+                Outcome::Rejected.record();
+                Ok(layer.refuse(ProblemKind::StoreUnavailable))
             }
         }
     }
@@ -538,6 +580,16 @@ impl<E: Endpoint + 'static> Guard<E> {
     }
 }
 
+/// How the claim of a key was decided ([`Guard::claim_until_decided`]).
+enum Decided {
+    /// Won: this request executes, under the lease of this token.
+    Execute(LeaseToken),
+    /// Decided without executing: the stored answer replayed, or a refusal (422, 409).
+    Answer(Response),
+    /// The store could not say.
+    StoreFailed(StoreError),
+}
+
 /// What a claimed execution ends with: the response (or error), or the handler's panic after
 /// the key was released.
 type Executed = Result<poem::Result<Response>, Panic>;
@@ -590,8 +642,8 @@ impl Drop for ClaimedExecution {
 
 type Panic = Box<dyn Any + Send + 'static>;
 
-/// The handler under our claim, renewing the lease, then storing or releasing. `Err` carries a
-/// handler's panic, after the key was released.
+/// Step 3, the execution under our claim: the handler, holding the lease while it runs, then
+/// its answer settled. `Err` carries a handler's panic, after the key was released.
 async fn run_claimed<E: Endpoint>(
     inner: &E,
     layer: &Idempotency,
@@ -600,22 +652,40 @@ async fn run_claimed<E: Endpoint>(
     pending: Option<PendingOutcome>,
     req: Request,
 ) -> Result<poem::Result<Response>, Panic> {
-    let settings = &layer.settings;
     let handler = AssertUnwindSafe(inner.call(req)).catch_unwind();
+    let result = hold_lease_while(layer, scope, &token, handler).await;
+    layer.metrics.executed();
+    Outcome::Executed.record();
+    // Crash tests: the process dies after the handler committed, before the store keeps the
+    // response (compiled in only with the `failpoints` feature).
+    fail::fail_point!("idempotency-after-handler", |_| std::process::abort());
+    let result = result.map(|answer| answer.map(IntoResponse::into_response));
+    settle(layer, scope, &token, pending.as_ref(), result).await
+}
+
+/// Runs `handler` to its end, renewing the lease every third of `lock_ttl` until the store
+/// says it is lost (a store that cannot be reached is tried again at the next renewal).
+async fn hold_lease_while<F: Future>(
+    layer: &Idempotency,
+    scope: &ScopeKey,
+    token: &LeaseToken,
+    handler: F,
+) -> F::Output {
+    let settings = &layer.settings;
     tokio::pin!(handler);
     let renew_every = settings.lock_ttl / 3;
     let mut next_renewal = Instant::now() + renew_every;
     let mut lease_held = true;
-    let result = loop {
+    loop {
         tokio::select! {
             // The handler first: one that is done needs no renewal, and a timer never polled
             // is never registered (most handlers finish well within a third of the lease).
             biased;
-            result = &mut handler => break result,
+            result = &mut handler => return result,
             // Planted bug (simulation only): never renewed.
             () = tokio::time::sleep_until(next_renewal), if lease_held && !planted::is(Bug::NoRenewal) => {
                 next_renewal += renew_every;
-                match layer.store.renew(scope, &token, settings.lock_ttl).await {
+                match layer.store.renew(scope, token, settings.lock_ttl).await {
                     Ok(true) => {}
                     Ok(false) => {
                         tracing::warn!("idempotency lease lost while the handler ran");
@@ -629,29 +699,28 @@ async fn run_claimed<E: Endpoint>(
                 }
             }
         }
-    };
-    layer.metrics.executed();
-    Outcome::Executed.record();
-    // Crash tests: the process dies after the handler committed, before the store keeps the
-    // response (compiled in only with the `failpoints` feature).
-    fail::fail_point!("idempotency-after-handler", |_| std::process::abort());
+    }
+}
 
-    let result = result.map(|answer| answer.map(IntoResponse::into_response));
+/// What the handler's answer becomes: a committed answer of this key's that supersedes it,
+/// or the answer, stored for replay (a 2xx that fits) or released for the retry to execute
+/// (anything else, a panic resumed after the release).
+async fn settle(
+    layer: &Idempotency,
+    scope: &ScopeKey,
+    token: &LeaseToken,
+    pending: Option<&PendingOutcome>,
+    result: Result<poem::Result<Response>, Panic>,
+) -> Result<poem::Result<Response>, Panic> {
     // A failure may be the trace of this key's earlier execution (its effect spent a link, took
     // a unique name): if that one committed an answer, the answer is what the client gets.
     let failed = result.as_ref().is_ok_and(is_failure);
-    if let Some(committed) =
-        superseded_answer(layer, pending.as_ref(), Some((scope, &token)), failed).await
-    {
+    if let Some(committed) = superseded_answer(layer, pending, Some((scope, token)), failed).await {
         return Ok(Ok(committed));
     }
-    let response = match result {
+    match result {
         Ok(Ok(response)) => {
-            if response.status().is_success()
-                && pending
-                    .as_ref()
-                    .is_some_and(|pending| !pending.state.recorded())
-            {
+            if response.status().is_success() && pending.is_some_and(|p| !p.state.recorded()) {
                 // A durable declaration whose handler commits nothing (an inherited intent on a
                 // handler that does not record): the store alone guards this answer.
                 tracing::error!(
@@ -659,18 +728,17 @@ async fn run_claimed<E: Endpoint>(
                      commit it with OutcomeRecorder, or declare its effect outside_database"
                 );
             }
-            response
+            Ok(store_or_release(layer, scope, token, response).await)
         }
         Ok(Err(err)) => {
-            release(layer, scope, &token).await;
-            return Ok(Err(err));
+            release(layer, scope, token).await;
+            Ok(Err(err))
         }
         Err(panic) => {
-            release(layer, scope, &token).await;
-            return Err(panic);
+            release(layer, scope, token).await;
+            Err(panic)
         }
-    };
-    Ok(store_or_release(layer, scope, &token, response).await)
+    }
 }
 
 /// Whether a handler's answer is a failure: an error, or a response other than a 2xx.
