@@ -1,8 +1,9 @@
 //! The OpenAPI document and Swagger UI.
 //!
-//! The document is generated from the code (poem-openapi), then finished here: the health
-//! probes are merged in and the common error answers documented. The finished JSON is what
-//! `/openapi.json`, Swagger UI and `app openapi` all serve, and what `openapi/openapi.json`
+//! The document is generated from the code (poem-openapi), then edited in one place,
+//! [`served_document`], which lists every edit in order (the health probes merged in, spellings,
+//! the common failures, links, the legal module's refusal, the declared intents). The result is
+//! what `/openapi.json`, Swagger UI and `app openapi` all serve, and what `openapi/openapi.json`
 //! must equal (a test checks).
 
 use std::sync::Arc;
@@ -11,15 +12,46 @@ use kernel::operation_error::document_problem;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Redirect};
 use poem::{IntoResponse, Request, Response, handler};
-use poem_idempotency::intent::OnStoreFailure;
+use poem_idempotency::IdempotencySettings;
+use poem_idempotency::intent::{OnStoreFailure, OperationIntent};
 use poem_idempotency::openapi::{Declaration, UNSAFE_METHODS};
 use serde_json::{Value, json};
 
 /// Title and version shown in the document.
 pub const TITLE: &str = "Idempotent Service";
 
-/// Merges the health document into the API document and finishes it.
-pub fn finish(mut api: Value, health: Value) -> Value {
+/// The document `/openapi.json` serves: what poem-openapi generated for the modules' APIs and
+/// for the health probes, then every edit made to it, in order. Each edit is one function with
+/// its reason; nothing else changes the document.
+pub fn served_document(
+    api: Value,
+    health: Value,
+    intents: &[OperationIntent],
+    idempotency: &IdempotencySettings,
+) -> Value {
+    let mut document = api;
+    // The probes are served beside `/api/v1`, by an OpenAPI service of their own.
+    merge_health(&mut document, health);
+    // Spelling: query objects as the scalar parameters they are sent as; response headers as
+    // registered (`ETag`).
+    spell_out_query_objects(&mut document);
+    spell_response_headers(&mut document);
+    // What any operation answers before or around its handler.
+    document_common_failures(&mut document);
+    // Links from each create to the operations on what it created.
+    link_created_resources(&mut document);
+    // The front door's refusal of NUL characters in paths and queries.
+    document_no_nul_in_urls(&mut document);
+    // The legal module's 403 where acceptance is enforced (a middleware, not a handler).
+    crate::modules::document_legal_enforcement(&mut document);
+    // Each unsafe operation's declared intent (`x-idempotency`), its `Idempotency-Key`
+    // parameter and the answers the guard adds (409, 422, 503), last: it reads the rest.
+    poem_idempotency::openapi::document_intents(&mut document, intents, idempotency);
+    document
+}
+
+/// Adds the health document's paths, schemas and tags to the API document's.
+fn merge_health(api: &mut Value, health: Value) {
     if let (Some(paths), Some(health_paths)) = (
         api.get_mut("paths").and_then(Value::as_object_mut),
         health.get("paths").and_then(Value::as_object),
@@ -49,12 +81,6 @@ pub fn finish(mut api: Value, health: Value) -> Value {
     {
         api_tags.extend(tags);
     }
-    spell_out_query_objects(&mut api);
-    spell_response_headers(&mut api);
-    document_common_failures(&mut api);
-    link_created_resources(&mut api);
-    document_no_nul_in_urls(&mut api);
-    api
 }
 
 /// Every operation object of an OpenAPI document.

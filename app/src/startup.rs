@@ -236,14 +236,10 @@ fn routes<X: OpenApi + DeclaredIntents + 'static>(
         version,
     )
     .url_prefix("/health");
-    let mut document = docs::finish(
+    let document = docs::served_document(
         serde_json::from_str(&api.spec()).context("the generated OpenAPI document is not JSON")?,
         serde_json::from_str(&health.spec())
             .context("the generated OpenAPI document is not JSON")?,
-    );
-    modules::document_legal_enforcement(&mut document);
-    poem_idempotency::openapi::document_intents(
-        &mut document,
         &<(ModuleApis, X)>::declared_intents(),
         infrastructure.idempotency.settings(),
     );
