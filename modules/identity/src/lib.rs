@@ -68,48 +68,8 @@ impl Module for IdentityModule {
     type Api = (AuthApi, AdminApi, OAuthApi);
 
     fn migrations() -> &'static [Migration] {
-        &[
-            Migration {
-                version: 1,
-                name: "create users, sessions and tokens",
-                sql: include_str!("../migrations/0001_identity.sql"),
-            },
-            Migration {
-                version: 2,
-                name: "record password changes and logins",
-                sql: include_str!("../migrations/0002_credential_changes.sql"),
-            },
-            Migration {
-                version: 3,
-                name: "audit administrators' locks and unlocks",
-                sql: include_str!("../migrations/0003_admin_audit.sql"),
-            },
-            Migration {
-                version: 4,
-                name: "sign-in with OpenID Connect providers",
-                sql: include_str!("../migrations/0004_oauth.sql"),
-            },
-            Migration {
-                version: 5,
-                name: "addresses accounts signed in from",
-                sql: include_str!("../migrations/0005_known_addresses.sql"),
-            },
-            Migration {
-                version: 6,
-                name: "sign-ins bound to the client that started them",
-                sql: include_str!("../migrations/0006_oauth_binding.sql"),
-            },
-            Migration {
-                version: 7,
-                name: "provider accounts linked by a signed-in account",
-                sql: include_str!("../migrations/0007_oauth_link.sql"),
-            },
-            Migration {
-                version: 8,
-                name: "how identities were linked, and which opened a session",
-                sql: include_str!("../migrations/0008_account_events.sql"),
-            },
-        ]
+        // Every file in migrations/, in version order: build.rs finds them (module-build).
+        include!(concat!(env!("OUT_DIR"), "/migrations.rs"))
     }
 
     fn api(context: &ModuleContext, settings: IdentitySettings) -> anyhow::Result<Self::Api> {

@@ -122,11 +122,8 @@ impl Module for LegalModule {
     type Api = LegalApi;
 
     fn migrations() -> &'static [Migration] {
-        &[Migration {
-            version: 1,
-            name: "create legal documents, versions and acceptances",
-            sql: include_str!("../migrations/0001_create_legal.sql"),
-        }]
+        // Every file in migrations/, in version order: build.rs finds them (module-build).
+        include!(concat!(env!("OUT_DIR"), "/migrations.rs"))
     }
 
     fn api(context: &ModuleContext, settings: LegalSettings) -> anyhow::Result<LegalApi> {

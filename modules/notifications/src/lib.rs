@@ -89,11 +89,8 @@ impl Module for NotificationsModule {
     type Api = (NotificationsApi, DeadLettersApi);
 
     fn migrations() -> &'static [Migration] {
-        &[Migration {
-            version: 1,
-            name: "create notifications and their outbox",
-            sql: include_str!("../migrations/0001_notifications.sql"),
-        }]
+        // Every file in migrations/, in version order: build.rs finds them (module-build).
+        include!(concat!(env!("OUT_DIR"), "/migrations.rs"))
     }
 
     fn api(context: &ModuleContext, settings: NotificationsSettings) -> anyhow::Result<Self::Api> {

@@ -8,7 +8,8 @@
 //! - [`model`]: the thing as shown, what clients send (`ThingInput`, `ThingPatch`), and the one
 //!   place fields are checked (`ThingName`), plus the fields a list sorts by;
 //! - [`settings`]: [`ThingsSettings`], the `[things]` section;
-//! - `migrations/`: the schema, one dialect for SQLite and PostgreSQL.
+//! - `migrations/`: the schema, one dialect for SQLite and PostgreSQL, one file per change
+//!   (`<version>_<what_it_does>.sql`), found there by `build.rs`: a change is a new file.
 //!
 //! Each file uses only files listed after it, so the dependencies point one way: `api` uses
 //! `repository`, `model` and `settings`, `repository` uses `model`, and nothing uses `lib.rs`.
@@ -41,18 +42,8 @@ impl Module for ThingsModule {
     type Api = ThingsApi;
 
     fn migrations() -> &'static [Migration] {
-        &[
-            Migration {
-                version: 1,
-                name: "create things",
-                sql: include_str!("../migrations/0001_create_things.sql"),
-            },
-            Migration {
-                version: 2,
-                name: "count things per owner",
-                sql: include_str!("../migrations/0002_owner_counts.sql"),
-            },
-        ]
+        // Every file in migrations/, in version order: build.rs finds them (module-build).
+        include!(concat!(env!("OUT_DIR"), "/migrations.rs"))
     }
 
     fn api(context: &ModuleContext, settings: ThingsSettings) -> anyhow::Result<ThingsApi> {
