@@ -8,6 +8,8 @@
 //!   run again to rename once more.
 //! - `new-module <name> --entity <Entity> [--field <name:type>]...`: a new entity module from
 //!   the worked example, wired in, with optional fields of its own (see [`new_module`]).
+//! - `add-field <module> --field <name:type>...`: fields added to an entity module on a live
+//!   database: a new migration, the model and repository, tests (see [`new_module::add_fields`]).
 //! - `test [<step>...]`: everything CI runs, in CI's order, after checking every tool it
 //!   needs (see [`test`]).
 //! - `mutants [--in-diff <ref> | --since-measured]`: cargo-mutants over poem-idempotency with its
@@ -28,7 +30,7 @@ mod test;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::{Context, bail, ensure};
 
 /// Every file that holds the service's name, relative to the workspace root.
 const NAMED_FILES: &[&str] = &[
@@ -106,8 +108,37 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        ["add-field", name, ref options @ ..] => {
+            let specs = add_field_options(options)?;
+            let fields = new_module::Field::parse_all(specs)?;
+            new_module::add_fields(&workspace_root(), name, &fields)?;
+            println!(
+                "modules/{name} has the fields, in a new migration and its model and repository, \
+                 with tests in tests/e2e/{name}.rs; run `cargo test --workspace`"
+            );
+            Ok(())
+        }
         _ => bail!("{}", usage()),
     }
+}
+
+/// The specs of `add-field`'s `--field <name:type>`s (at least one).
+fn add_field_options<'a>(options: &[&'a str]) -> anyhow::Result<Vec<&'a str>> {
+    let mut fields = Vec::new();
+    let mut options = options.iter();
+    while let Some(option) = options.next() {
+        match (*option, options.next()) {
+            ("--field", Some(spec)) => fields.push(*spec),
+            ("--field", None) => bail!("`--field` needs a value\n\n{}", usage()),
+            _ => bail!("`{option}`: not an option of add-field\n\n{}", usage()),
+        }
+    }
+    ensure!(
+        !fields.is_empty(),
+        "add-field needs a `--field <name:type>`\n\n{}",
+        usage()
+    );
+    Ok(fields)
 }
 
 /// `--entity <Entity>` (once) and the specs of the `--field <name:type>`s, in any order.
@@ -139,6 +170,8 @@ fn usage() -> String {
          e.g. rename acme-orders \"Acme Orders\"\n  \
          cargo xtask new-module <name> --entity <Entity> [--field <name:type>]...\n      \
          e.g. new-module orders --entity Order --field reference:string --field quantity:int\n  \
+         cargo xtask add-field <module> --field <name:type>...\n      \
+         fields added to a module on a live database: a new migration, model, repository, tests\n  \
          cargo xtask test [<step>...]\n      \
          everything CI runs, in its order (`cargo xtask test --help` lists the steps)\n  \
          cargo xtask mutants [--in-diff <git-ref> | --since-measured]\n      \

@@ -31,6 +31,14 @@ pub struct ModuleName {
 
 impl ModuleName {
     pub fn new(name: &str, entity: &str) -> anyhow::Result<Self> {
+        if name == "things" || entity == "Thing" {
+            bail!("things is the worked example itself; choose another name");
+        }
+        Self::of_module(name, entity)
+    }
+
+    /// The names of a module that exists (the worked example among them).
+    fn of_module(name: &str, entity: &str) -> anyhow::Result<Self> {
         if !names::is_lower_words(name, '_') {
             bail!(
                 "`{name}`: a module name is {}, e.g. `orders`",
@@ -41,9 +49,6 @@ impl ModuleName {
             && entity.chars().all(|c| c.is_ascii_alphanumeric());
         if !entity_ok {
             bail!("`{entity}`: an entity name is PascalCase, e.g. `Order`");
-        }
-        if name == "things" || entity == "Thing" {
-            bail!("things is the worked example itself; choose another name");
         }
         let plural_pascal = name
             .split('_')
@@ -216,6 +221,129 @@ pub fn new_module(root: &Path, module: &ModuleName, fields: &[Field]) -> anyhow:
         ))
     })?;
     regenerate_documents(root)
+}
+
+/// Adds `fields` to `modules/<name>`, an entity module made from the worked example, on a
+/// database that may be live: its model and repository get them where the markers say (as
+/// [`new_module`] does), a new migration adds their columns (a database never reads again a
+/// migration it ran), and `tests/e2e/<name>.rs` gets tests of them; then the document, the
+/// inventory and the client are made again.
+pub fn add_fields(root: &Path, name: &str, fields: &[Field]) -> anyhow::Result<()> {
+    let files = fields_added(root, name, fields)?;
+    for (path, text) in &files {
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let rust_files: Vec<PathBuf> = files
+        .iter()
+        .map(|(path, _)| path.clone())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .collect();
+    format(root, &rust_files);
+    regenerate_documents(root)
+}
+
+/// [`add_fields`]' files, made before any is written: the module's model and repository, its new
+/// migration and its tests, each with its path.
+fn fields_added(
+    root: &Path,
+    name: &str,
+    fields: &[Field],
+) -> anyhow::Result<Vec<(PathBuf, String)>> {
+    let dir = root.join("modules").join(name);
+    let model_path = dir.join("src/model.rs");
+    let model = read(&model_path).with_context(|| {
+        format!("modules/{name} is not an entity module made with `cargo xtask new-module`")
+    })?;
+    // The entity is what clients send to create one: `pub struct OrderInput`.
+    let entity = model
+        .split("pub struct ")
+        .skip(1)
+        .find_map(|rest| {
+            rest.split_once("Input ")
+                .map(|(entity, _)| entity.to_owned())
+        })
+        .with_context(|| {
+            format!("modules/{name}/src/model.rs has no `pub struct <Entity>Input`")
+        })?;
+    let module = ModuleName::of_module(name, &entity)?;
+    for field in fields {
+        if model.contains(&format!("pub {}:", field.name)) {
+            bail!("{entity} has a field `{}` already", field.name);
+        }
+    }
+    let repository_path = dir.join("src/repository.rs");
+    let mut files = vec![
+        (model_path, model),
+        (repository_path.clone(), read(&repository_path)?),
+    ];
+    let added = AddedFields {
+        module: &module,
+        fields,
+    };
+    added.apply_to(&mut files, &dir, &["src/model.rs", "src/repository.rs"])?;
+    files.push(new_migration(&dir.join("migrations"), fields)?);
+    let tests_path = root.join("tests/e2e").join(format!("{name}.rs"));
+    let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
+    let tests = added
+        .to_tests_named(
+            &read(&tests_path)?,
+            &format!("_{}", names.join("_")),
+            "add-field",
+        )
+        .with_context(|| format!("adding tests of the fields to {}", tests_path.display()))?;
+    files.push((tests_path, tests));
+    Ok(files)
+}
+
+/// The migration that adds `fields`' columns to the table the module's first migration made:
+/// the next version, named after what it does.
+fn new_migration(folder: &Path, fields: &[Field]) -> anyhow::Result<(PathBuf, String)> {
+    let mut versions = Vec::new();
+    let mut table = None;
+    for entry in
+        std::fs::read_dir(folder).with_context(|| format!("reading {}", folder.display()))?
+    {
+        let path = entry?.path();
+        let file = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if let Some(version) = file.split('_').next().and_then(|n| n.parse::<u32>().ok()) {
+            versions.push(version);
+        }
+        let text = read(&path)?;
+        if text.contains(marker::COLUMN) {
+            table = text
+                .split_once("CREATE TABLE ")
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .map(str::to_owned);
+        }
+    }
+    let table = table.with_context(|| {
+        format!(
+            "no migration in {} creates the table with the marker `{}`",
+            folder.display(),
+            marker::COLUMN
+        )
+    })?;
+    let next = versions.into_iter().max().unwrap_or(0) + 1;
+    let names: Vec<&str> = fields.iter().map(|field| field.name.as_str()).collect();
+    let path = folder.join(format!(
+        "{next:04}_add_{}_to_{table}.sql",
+        names.join("_and_")
+    ));
+    let mut sql = "-- Added by `cargo xtask add-field`: nullable columns, so rows written before \
+                   have no value.\n-- (SQLite adds one column per statement.)\n"
+        .to_owned();
+    for field in fields {
+        sql += &format!(
+            "ALTER TABLE {table} ADD COLUMN {} {};\n",
+            field.column(),
+            field.kind.sql()
+        );
+    }
+    Ok((path, sql))
 }
 
 /// The committed OpenAPI document, the README's intent inventory and the typed client, from the
@@ -880,7 +1008,22 @@ impl AddedFields<'_> {
     /// Adds the fields to the copy of the module's `files` (under `root`): to its model, its
     /// repository and the migration that creates its table.
     fn apply(&self, files: &mut [(PathBuf, String)], root: &Path) -> anyhow::Result<()> {
-        for place in ["src/model.rs", "src/repository.rs", "migrations/"] {
+        self.apply_to(
+            files,
+            root,
+            &["src/model.rs", "src/repository.rs", "migrations/"],
+        )
+    }
+
+    /// [`Self::apply`] to `places` only (a live module's migrations are never edited: its
+    /// fields come in a new one, see [`add_fields`]).
+    fn apply_to(
+        &self,
+        files: &mut [(PathBuf, String)],
+        root: &Path,
+        places: &[&str],
+    ) -> anyhow::Result<()> {
+        for &place in places {
             let file = files.iter_mut().find(|(path, text)| {
                 let relative = path.strip_prefix(root).unwrap_or(path);
                 let relative = relative.to_string_lossy().replace('\\', "/");
@@ -1111,6 +1254,12 @@ impl AddedFields<'_> {
 
     /// `text`, the copy of the things tests, with tests of the fields at the end.
     fn to_tests(&self, text: &str) -> anyhow::Result<String> {
+        self.to_tests_named(text, "", "new-module --field")
+    }
+
+    /// [`Self::to_tests`], each test's name ending with `suffix` (so that fields added later
+    /// get tests of their own beside the earlier ones), the comment naming `command`.
+    fn to_tests_named(&self, text: &str, suffix: &str, command: &str) -> anyhow::Result<String> {
         for helper in [
             "async fn merge_patch(app: &TestApp, path: &str, patch: Value)",
             "fn conditional(",
@@ -1172,10 +1321,10 @@ impl AddedFields<'_> {
             .collect();
         let mut tests = format!(
             r#"
-// The fields added by `cargo xtask new-module --field`: each optional, in every write.
+// The fields added by `cargo xtask {command}`: each optional, in every write.
 
 #[tokio::test]
-async fn every_added_field_is_kept_read_back_and_removed_by_a_merge_patch_with_null() {{
+async fn every_added_field_is_kept_read_back_and_removed_by_a_merge_patch_with_null{suffix}() {{
     let app = TestApp::spawn().await;
     let created = app
         .send_json_as(
@@ -1212,7 +1361,7 @@ async fn every_added_field_is_kept_read_back_and_removed_by_a_merge_patch_with_n
             r#"}}
 
 #[tokio::test]
-async fn a_merge_patch_sets_the_added_fields_and_a_replacement_without_them_removes_them() {{
+async fn a_merge_patch_sets_the_added_fields_and_a_replacement_without_them_removes_them{suffix}() {{
     let app = TestApp::spawn().await;
     let path = created_path(&app, "alice", "lamp").await;
 
@@ -1236,7 +1385,7 @@ async fn a_merge_patch_sets_the_added_fields_and_a_replacement_without_them_remo
 {absent}}}
 
 #[tokio::test]
-async fn an_added_field_of_another_json_type_is_a_400_problem_and_creates_no_{entity}() {{
+async fn an_added_field_of_another_json_type_is_a_400_problem_and_creates_no_{entity}{suffix}() {{
     let app = TestApp::spawn().await;
 
 {refused}}}
@@ -1248,6 +1397,7 @@ async fn an_added_field_of_another_json_type_is_a_400_problem_and_creates_no_{en
             .fields
             .iter()
             .any(|field| field.kind == FieldType::Datetime)
+            && !text.contains("fn instant(")
         {
             tests += r#"
 /// The instant an RFC 3339 string names, whatever its offset.
@@ -1666,6 +1816,83 @@ mod tests {
 
         assert!(!file(&files, "src/repository.rs").contains("unix_ms"));
         assert!(!tests.contains("fn instant("));
+    }
+
+    #[test]
+    fn a_field_added_to_a_live_module_comes_in_a_new_migration_with_tests_of_its_own() {
+        let copy = tempfile::tempdir().unwrap();
+        copy_tree(
+            &workspace().join("modules/things"),
+            &copy.path().join("modules/things"),
+        );
+        std::fs::create_dir_all(copy.path().join("tests/e2e")).unwrap();
+        std::fs::copy(
+            workspace().join("tests/e2e/things.rs"),
+            copy.path().join("tests/e2e/things.rs"),
+        )
+        .unwrap();
+        let first = read(
+            &copy
+                .path()
+                .join("modules/things/migrations/0001_create_things.sql"),
+        )
+        .unwrap();
+
+        let fields = Field::parse_all(["colour:string", "seen_at:datetime"]).unwrap();
+        let files = fields_added(copy.path(), "things", &fields).unwrap();
+
+        let migration = file(&files, "0003_add_colour_and_seen_at_to_things.sql");
+        assert!(
+            migration.contains("ALTER TABLE things ADD COLUMN colour TEXT;\n")
+                && migration.contains("ALTER TABLE things ADD COLUMN seen_at_ms BIGINT;\n"),
+            "{migration}"
+        );
+        assert!(file(&files, "src/model.rs").contains("pub colour: Option<String>"));
+        assert!(file(&files, "src/repository.rs").contains("seen_at_ms"));
+        let tests = file(&files, "tests/e2e/things.rs");
+        assert!(tests.contains(
+            "async fn every_added_field_is_kept_read_back_and_removed_by_a_merge_patch_with_null_colour_seen_at()"
+        ));
+        assert!(tests.contains("fn instant("));
+        assert!(
+            !files
+                .iter()
+                .any(|(path, _)| path.ends_with("0001_create_things.sql")),
+            "the first migration is left as a live database ran it"
+        );
+        assert_eq!(
+            read(
+                &copy
+                    .path()
+                    .join("modules/things/migrations/0001_create_things.sql")
+            )
+            .unwrap(),
+            first
+        );
+    }
+
+    #[test]
+    fn a_field_the_entity_has_already_is_refused() {
+        let fields = Field::parse_all(["colour:string"]).unwrap();
+        let copy = tempfile::tempdir().unwrap();
+        copy_tree(
+            &workspace().join("modules/things"),
+            &copy.path().join("modules/things"),
+        );
+        let model = copy.path().join("modules/things/src/model.rs");
+        let text = read(&model).unwrap().replacen(
+            "pub struct Thing {",
+            "pub struct Thing {\n    pub colour: Option<String>,",
+            1,
+        );
+        std::fs::write(&model, text).unwrap();
+
+        let error = fields_added(copy.path(), "things", &fields).unwrap_err();
+
+        assert!(
+            error.to_string().contains("has a field `colour` already"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -677,6 +677,16 @@ fn adopt(root: &Path) -> anyhow::Result<()> {
         "--field",
         "due_at:datetime",
     ]))?;
+    // Fields added later, as on a live database: a new migration, not an edit of the first.
+    run_command(&mut in_copy(&[
+        "xtask",
+        "add-field",
+        "orders",
+        "--field",
+        "colour:string",
+        "--field",
+        "weight_kg:float",
+    ]))?;
     run_command(&mut in_copy(&["fmt", "--all", "--", "--check"]))?;
     run_command(&mut in_copy(&[
         "clippy",
