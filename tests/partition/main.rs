@@ -3,7 +3,8 @@
 //! Three instances of the service (this binary, started again inside a network namespace each),
 //! a Redis primary and replica (the service's Redis address floating to whichever is primary)
 //! and a PostgreSQL server made for the run, each in its own namespace, joined by veth pairs to
-//! three bridges. Clients, in a namespace of their own, send keyed requests to instances at
+//! three bridges. A second run keeps the idempotency records in PostgreSQL instead
+//! (`idempotency.store = "postgres"`, no Redis). Clients, in a namespace of their own, send keyed requests to instances at
 //! random and retry; a nemesis cuts links (instance ↔ Redis, instance ↔ PostgreSQL, the replica
 //! from the primary), fails Redis over to its replica, kills instances and restarts them. Once
 //! every fault is healed, the clients finish what they left, and the history checker
@@ -11,8 +12,8 @@
 //!
 //! Needs root (namespaces), `ip`, `nsenter`, `redis-server`, `redis-cli` and PostgreSQL's server
 //! binaries. Where any is missing it is left out loudly; where every suite is required
-//! (`CI=true` or `TEST_REQUIRE_ALL=1`) that fails the run. `PARTITION_SECONDS` (default 40)
-//! sets how long the faults last; `PARTITION_SEED` replays a nemesis schedule.
+//! (`CI=true` or `TEST_REQUIRE_ALL=1`) that fails the run. `PARTITION_SECONDS` (default 30)
+//! sets how long the faults last in each run; `PARTITION_SEED` replays a nemesis schedule.
 //!
 //! A binary of its own without the standard test harness: the instances are this executable,
 //! told by an environment variable to serve instead of test. Output follows cargo's format.
@@ -31,18 +32,21 @@ use e2e::fixtures::EffectsFixtureApi;
 use infra::settings::Environment;
 
 use crate::clients::{Client, Log};
-use crate::nemesis::{CLIENTS_NODE, Cluster};
+use crate::nemesis::{CLIENTS_NODE, Cluster, Store};
 use crate::network::Net;
 use crate::processes::{Postgres, REDIS_ADDRESS_HOST, SERVICE_PORT};
 
 /// Set in an instance: its node's name.
 pub const CHILD: &str = "PARTITION_TEST_CHILD";
+/// Set in an instance: where it keeps idempotency records ([`Store::name`]).
+pub const STORE: &str = "PARTITION_TEST_STORE";
 /// How many clients send at once.
 const CLIENTS: usize = 6;
 
-const TESTS: [&str; 2] = [
+const TESTS: [&str; 3] = [
     "the_checker_refuses_each_planted_history",
     "partitions_failovers_and_kills_break_no_invariant",
+    "partitions_and_kills_with_the_store_in_postgresql_break_no_invariant",
 ];
 
 fn main() -> ExitCode {
@@ -68,7 +72,10 @@ fn main() -> ExitCode {
             .name(name.to_owned())
             .spawn(move || match name {
                 "the_checker_refuses_each_planted_history" => check::check_the_checker(),
-                _ => partition_test(),
+                "partitions_failovers_and_kills_break_no_invariant" => {
+                    partition_test(Store::RedisPair)
+                }
+                _ => partition_test(Store::Postgres),
             })
             .expect("a thread for the test")
             .join()
@@ -96,7 +103,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn partition_test() -> anyhow::Result<()> {
+fn partition_test(store: Store) -> anyhow::Result<()> {
     if !testing::tools::Suite::Partition.runs_here() {
         return Ok(());
     }
@@ -122,7 +129,7 @@ fn partition_test() -> anyhow::Result<()> {
     let seconds: u64 = std::env::var("PARTITION_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(40);
+        .unwrap_or(30);
     let seed: u64 = std::env::var("PARTITION_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -131,9 +138,12 @@ fn partition_test() -> anyhow::Result<()> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |t| t.as_nanos() as u64)
         });
-    println!("partition test: PARTITION_SEED={seed} PARTITION_SECONDS={seconds}");
+    println!(
+        "partition test, records in {}: PARTITION_SEED={seed} PARTITION_SECONDS={seconds}",
+        store.name()
+    );
     let dir = tempfile::Builder::new().prefix("partition-").tempdir()?;
-    let mut cluster = Cluster::build(&prefix, dir.path())?;
+    let mut cluster = Cluster::build(&prefix, dir.path(), store)?;
     // From here on this process is a client: its sockets are the clients' namespace's.
     cluster.lab.namespace(CLIENTS_NODE).enter()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -196,10 +206,11 @@ fn partition_test() -> anyhow::Result<()> {
     match check::check(&history) {
         Ok(totals) => {
             println!(
-                "partition test, seed {seed}: {} intents ({} durable keys, {} outside the \
+                "partition test, records in {}, seed {seed}: {} intents ({} durable keys, {} outside the \
                  database), {} attempts ({} without an answer), {} replays, statuses {:?}; \
-                 faults over {:.0} s: {:?}; Redis keys on the primary at the end: {}; \
+                 faults over {:.0} s: {:?}{}; \
                  outside-the-database keys executed twice: {} of {}",
+                store.name(),
                 history.intents.len(),
                 totals.durable_keys,
                 totals.outside_keys,
@@ -209,7 +220,13 @@ fn partition_test() -> anyhow::Result<()> {
                 totals.statuses,
                 healed.as_secs_f64(),
                 nemesis.counts,
-                cluster.redis.keys_on_primary(&cluster.lab),
+                cluster
+                    .redis
+                    .as_ref()
+                    .map_or(String::new(), |redis| format!(
+                        "; Redis keys on the primary at the end: {}",
+                        redis.keys_on_primary(&cluster.lab)
+                    )),
                 totals.outside_keys_executed_twice,
                 totals.outside_keys,
             );
@@ -319,6 +336,11 @@ fn serve(node: &str) -> ExitCode {
         let database_url = Postgres::url();
         let redis_url = format!("redis://{}:6379", Net::Redis.address(REDIS_ADDRESS_HOST));
         let port = SERVICE_PORT.to_string();
+        let in_postgres = std::env::var(STORE).is_ok_and(|store| store == Store::Postgres.name());
+        let (redis_url, store) = match in_postgres {
+            true => (String::new(), "postgres"),
+            false => (redis_url, "redis"),
+        };
         let overrides = [
             ("server.host", "0.0.0.0"),
             ("server.port", port.as_str()),
@@ -326,6 +348,7 @@ fn serve(node: &str) -> ExitCode {
             ("database.max_connections", "8"),
             ("redis.url", redis_url.as_str()),
             ("redis.key_prefix", "partition:"),
+            ("idempotency.store", store),
             // A short lease, so that a claim stranded by a cut or a kill lapses within the run.
             ("idempotency.lock_ttl", "2s"),
             ("idempotency.lock_wait", "1500ms"),

@@ -15,7 +15,10 @@ use crate::processes::{Instance, Postgres, RedisPair, SERVICE_PORT};
 
 /// Everything the run is made of.
 pub struct Cluster {
-    pub redis: RedisPair,
+    /// Where the instances keep idempotency records.
+    pub store: Store,
+    /// With [`Store::RedisPair`]: the pair.
+    pub redis: Option<RedisPair>,
     _postgres: Postgres,
     pub instances: Vec<Instance>,
     /// Each instance's links, by instance.
@@ -24,6 +27,25 @@ pub struct Cluster {
     redis_links: Vec<(String, Link)>,
     /// Last, so that it is dropped last: the processes are killed before their namespaces go.
     pub lab: Lab,
+}
+
+/// Where the instances keep their idempotency records: the two scenarios of the test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Store {
+    /// Redis, a primary and a replica that takes over (`redis.url`).
+    RedisPair,
+    /// A table of the PostgreSQL database (`idempotency.store = "postgres"`, no Redis).
+    Postgres,
+}
+
+impl Store {
+    /// Its name for `PARTITION_STORE`, which tells an instance which one it serves with.
+    pub fn name(self) -> &'static str {
+        match self {
+            Store::RedisPair => "redis",
+            Store::Postgres => "postgres",
+        }
+    }
 }
 
 /// The nodes and their legs: (name, [(network, host number)]).
@@ -46,7 +68,7 @@ pub const CLIENTS_NODE: &str = "clients";
 
 impl Cluster {
     /// The namespaces, Redis, PostgreSQL; the instances are created but not started.
-    pub fn build(prefix: &str, dir: &Path) -> anyhow::Result<Self> {
+    pub fn build(prefix: &str, dir: &Path, store: Store) -> anyhow::Result<Self> {
         let mut lab = Lab::new(prefix)?;
         lab.node(CLIENTS_NODE, &[(Net::Clients, 2), (Net::Postgres, 2)])?;
         let mut redis_links = Vec::new();
@@ -62,11 +84,15 @@ impl Cluster {
         let mut instances = Vec::new();
         for (node, legs) in INSTANCES {
             instance_links.push(lab.node(node, &legs)?);
-            instances.push(Instance::new(node, legs[2].1, dir));
+            instances.push(Instance::new(node, legs[2].1, dir, store));
         }
-        let redis = RedisPair::start(&lab, dir)?;
+        let redis = match store {
+            Store::RedisPair => Some(RedisPair::start(&lab, dir)?),
+            Store::Postgres => None,
+        };
         let postgres = Postgres::start(lab.namespace("postgres"), dir)?;
         Ok(Self {
+            store,
             redis,
             _postgres: postgres,
             instances,
@@ -132,36 +158,23 @@ impl Cluster {
         let roll = nemesis.rng.random_range(0..100);
         let instance = nemesis.rng.random_range(0..self.instances.len());
         let lasting = Duration::from_millis(nemesis.rng.random_range(500..=4000));
+        // Without Redis, its faults' share goes to PostgreSQL's links.
+        let roll = match (self.store, roll) {
+            (Store::Postgres, 0..=24 | 50..=69) => 25,
+            _ => roll,
+        };
         match roll {
             0..=24 => self.cut(nemesis, self.instance_links[instance][0].clone(), lasting),
             25..=49 => self.cut(nemesis, self.instance_links[instance][1].clone(), lasting),
             50..=59 => {
-                let replica = self.redis.replica.node.clone();
-                let link = self.redis_link(&replica);
-                self.cut(nemesis, link, lasting);
+                let replica = self.redis.as_ref().map(|redis| redis.replica.node.clone());
+                if let Some(replica) = replica {
+                    let link = self.redis_link(&replica);
+                    self.cut(nemesis, link, lasting);
+                }
             }
             60..=69 if nemesis.last_failover.elapsed() > Duration::from_secs(4) => {
-                let replica_cut_off = nemesis.pending.iter().any(|(_, fault)| {
-                    matches!(fault, Fault::Cut(link) if link.node == self.redis.replica.node)
-                });
-                match self.redis.fail_over(&self.lab) {
-                    Ok(()) => {
-                        nemesis.counts.failovers += 1;
-                        nemesis.counts.failovers_to_a_cut_off_replica +=
-                            usize::from(replica_cut_off);
-                        nemesis.last_failover = Instant::now();
-                        nemesis.note(format!(
-                            "Redis failed over to {}{}",
-                            self.redis.primary.node,
-                            if replica_cut_off {
-                                " (cut off from the old primary)"
-                            } else {
-                                ""
-                            }
-                        ));
-                    }
-                    Err(err) => nemesis.note(format!("failover did not happen: {err:#}")),
-                }
+                self.fail_redis_over(nemesis)
             }
             70..=89 if self.instances[instance].is_running() => {
                 self.instances[instance].kill();
@@ -172,6 +185,33 @@ impl Cluster {
                     .push((Instant::now() + lasting, Fault::Killed(instance)));
             }
             _ => {}
+        }
+    }
+
+    fn fail_redis_over(&mut self, nemesis: &mut Nemesis) {
+        let Some(redis) = self.redis.as_mut() else {
+            return;
+        };
+        let replica_cut_off = nemesis
+            .pending
+            .iter()
+            .any(|(_, fault)| matches!(fault, Fault::Cut(link) if link.node == redis.replica.node));
+        match redis.fail_over(&self.lab) {
+            Ok(()) => {
+                nemesis.counts.failovers += 1;
+                nemesis.counts.failovers_to_a_cut_off_replica += usize::from(replica_cut_off);
+                nemesis.last_failover = Instant::now();
+                nemesis.note(format!(
+                    "Redis failed over to {}{}",
+                    redis.primary.node,
+                    if replica_cut_off {
+                        " (cut off from the old primary)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            Err(err) => nemesis.note(format!("failover did not happen: {err:#}")),
         }
     }
 

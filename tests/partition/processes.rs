@@ -281,6 +281,7 @@ pub fn missing_postgres_server() -> Option<String> {
 /// effects fixture (see `serve` in main.rs). Killed and restarted by the nemesis.
 pub struct Instance {
     pub node: String,
+    store: crate::nemesis::Store,
     /// Its address on the clients' network.
     pub base_url: String,
     process: Option<Process>,
@@ -288,9 +289,10 @@ pub struct Instance {
 }
 
 impl Instance {
-    pub fn new(node: &str, client_host: u8, dir: &Path) -> Self {
+    pub fn new(node: &str, client_host: u8, dir: &Path, store: crate::nemesis::Store) -> Self {
         Self {
             node: node.to_owned(),
+            store,
             base_url: format!(
                 "http://{}:{SERVICE_PORT}",
                 Net::Clients.address(client_host)
@@ -304,6 +306,7 @@ impl Instance {
         let mut command = namespace.command(std::env::current_exe()?);
         command
             .env(crate::CHILD, &self.node)
+            .env(crate::STORE, self.store.name())
             // An instance that cannot start (its PostgreSQL link cut) says why in a line.
             .env("RUST_BACKTRACE", "0");
         self.process = Some(Process::spawn(&mut command, &self.log)?);
