@@ -58,10 +58,6 @@ fn main() -> ExitCode {
         runtime.block_on(serve_until_aborted(&spec));
         return ExitCode::FAILURE;
     }
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
     let own: [(&str, Test); 9] = [
         (
             "a_durable_operation_replays_after_a_crash_after_its_commit",
@@ -101,36 +97,15 @@ fn main() -> ExitCode {
         ),
     ];
     let tests: Vec<(&str, Test)> = [&own[..], things::TESTS].concat();
-    let started = Instant::now();
-    let (mut passed, mut failed, mut filtered) = (0, 0, 0);
-    println!("\nrunning {} tests", tests.len());
+    let mut run = testing::harness::Run::start(tests.len());
     for (name, test) in tests {
-        if !filters.is_empty() && !filters.iter().any(|filter| name.contains(filter.as_str())) {
-            filtered += 1;
+        if !run.chosen(name) {
             continue;
         }
         let outcome = runtime.block_on(async { tokio::spawn(test()).await });
-        match outcome {
-            Ok(()) => {
-                passed += 1;
-                println!("test {name} ... ok");
-            }
-            Err(panic) => {
-                failed += 1;
-                println!("test {name} ... FAILED\n  {panic}");
-            }
-        }
+        run.record(name, outcome.map_err(|panic| panic.to_string()));
     }
-    println!(
-        "\ntest result: {}. {passed} passed; {failed} failed; 0 ignored; 0 measured; {filtered} filtered out; finished in {:.2}s\n",
-        if failed == 0 { "ok" } else { "FAILED" },
-        started.elapsed().as_secs_f64()
-    );
-    if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    run.finish()
 }
 
 type TestFuture = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;

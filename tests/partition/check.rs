@@ -1,6 +1,7 @@
 //! The invariants, checked on the run's history once faults have healed: what every client
-//! got (its log) and what the database holds (the effects table). They are the simulation's
-//! (shared/poem-idempotency/tests/simulation/check.rs), over real answers:
+//! got (its log) and what the database holds (the effects table), by the history checker the
+//! deterministic simulation runs (`shared/poem-idempotency/tests/simulation/history.rs`,
+//! included by path as `crate::history`), over real answers, and one of its own (no 500):
 //!
 //! - a durable operation's effect is committed at most once per key, and exactly once if any
 //!   attempt got a 2xx; every 2xx for the key is that effect, byte for byte the same answer;
@@ -80,9 +81,6 @@ pub struct Totals {
     pub statuses: BTreeMap<u16, usize>,
 }
 
-/// A 2xx as the client got it: status, content type, body.
-type Answered<'a> = (u16, Option<&'a str>, &'a [u8]);
-
 /// A change that plants a bug in a sound history.
 type Plant = fn(&mut History);
 
@@ -100,72 +98,30 @@ pub fn check(history: &History) -> Result<Totals, Violation> {
             keys: vec![key.to_owned()],
         })
     };
+    let mut totals = Totals::default();
+    for answer in &history.answers {
+        *totals.statuses.entry(answer.status).or_default() += 1;
+        totals.replays += usize::from(answer.replay);
+        if answer.status == 500 {
+            let intent = &history.intents[answer.intent];
+            return fail(
+                format!(
+                    "{} got a 500 from {}: {}",
+                    intent.key,
+                    answer.instance,
+                    String::from_utf8_lossy(&answer.body)
+                ),
+                &intent.key,
+            );
+        }
+    }
     let by_label: BTreeMap<&str, &Intent> = history
         .intents
         .iter()
         .map(|intent| (intent.label.as_str(), intent))
         .collect();
-    let mut totals = Totals::default();
-    let mut final_answer: BTreeSet<usize> = BTreeSet::new();
-    // Per key: the 2xx answers (status, content type, body).
-    let mut answered: BTreeMap<&str, BTreeSet<Answered>> = BTreeMap::new();
-    for answer in &history.answers {
-        let intent = &history.intents[answer.intent];
-        *totals.statuses.entry(answer.status).or_default() += 1;
-        totals.replays += usize::from(answer.replay);
-        match answer.status {
-            200..=299 => {
-                let body: Value = serde_json::from_slice(&answer.body).unwrap_or_default();
-                if body["label"].as_str() != Some(intent.label.as_str()) {
-                    return fail(
-                        format!(
-                            "c{} {} got an answer to another request: sent {}, got {} (replay: {}, from {})",
-                            intent.client,
-                            intent.key,
-                            intent.label,
-                            String::from_utf8_lossy(&answer.body),
-                            answer.replay,
-                            answer.instance
-                        ),
-                        &intent.key,
-                    );
-                }
-                final_answer.insert(intent.id);
-                answered.entry(&intent.key).or_default().insert((
-                    answer.status,
-                    answer.content_type.as_deref(),
-                    &answer.body,
-                ));
-            }
-            422 => {
-                let reused = history
-                    .intents
-                    .iter()
-                    .any(|other| other.key == intent.key && other.id != intent.id);
-                if !reused {
-                    return fail(
-                        format!("{} got a 422, but its client never reused it", intent.key),
-                        &intent.key,
-                    );
-                }
-                final_answer.insert(intent.id);
-            }
-            500 => {
-                return fail(
-                    format!(
-                        "{} got a 500 from {}: {}",
-                        intent.key,
-                        answer.instance,
-                        String::from_utf8_lossy(&answer.body)
-                    ),
-                    &intent.key,
-                );
-            }
-            _ => {}
-        }
-    }
-
-    let mut effects_by_key: BTreeMap<&str, Vec<&Effect>> = BTreeMap::new();
+    let mut effects = Vec::new();
+    let mut effects_by_key: BTreeMap<&str, usize> = BTreeMap::new();
     for effect in &history.effects {
         let Some(intent) = by_label.get(effect.label.as_str()) else {
             return fail(
@@ -173,72 +129,69 @@ pub fn check(history: &History) -> Result<Totals, Violation> {
                 &effect.label,
             );
         };
-        effects_by_key.entry(&intent.key).or_default().push(effect);
+        *effects_by_key.entry(&intent.key).or_default() += 1;
+        effects.push(crate::history::Effect {
+            group: (
+                intent.route == Route::Durable,
+                intent.client,
+                intent.key.clone(),
+            ),
+            id: Value::String(effect.id.clone()),
+        });
     }
-
+    let shared = crate::history::History {
+        intents: history
+            .intents
+            .iter()
+            .map(|intent| crate::history::Intent {
+                id: intent.id,
+                client: intent.client,
+                durable: intent.route == Route::Durable,
+                key: intent.key.clone(),
+                names: vec![("label", Value::String(intent.label.clone()))],
+            })
+            .collect(),
+        answers: history
+            .answers
+            .iter()
+            .map(|answer| crate::history::Answer {
+                intent: answer.intent,
+                status: answer.status,
+                content_type: answer.content_type.clone(),
+                body: answer.body.clone(),
+                replay: answer.replay,
+                // Requests answered before the faults healed stay answered: only those left
+                // were asked again.
+                settles: true,
+            })
+            .collect(),
+        effects,
+        effect_field: "id",
+    };
+    if let Err(violation) = crate::history::check(&shared) {
+        return Err(Violation {
+            what: violation.what,
+            keys: violation
+                .groups
+                .into_iter()
+                .map(|(_, _, key)| key)
+                .collect(),
+        });
+    }
     let keys: BTreeSet<(&str, Route)> = history
         .intents
         .iter()
         .map(|intent| (intent.key.as_str(), intent.route))
         .collect();
     for (key, route) in keys {
-        let effects = effects_by_key.get(key).map_or(&[][..], Vec::as_slice);
-        let answers = answered.get(key);
         match route {
-            Route::Durable => {
-                totals.durable_keys += 1;
-                if effects.len() > 1 {
-                    return fail(
-                        format!("a durable effect committed {} times", effects.len()),
-                        key,
-                    );
-                }
-                let Some(answers) = answers else { continue };
-                let [effect] = effects else {
-                    return fail(
-                        "a durable operation answered 2xx, and its effect never committed"
-                            .to_owned(),
-                        key,
-                    );
-                };
-                if answers.len() > 1 {
-                    return fail(
-                        format!("{} different 2xx answers for one key", answers.len()),
-                        key,
-                    );
-                }
-                for (_, _, body) in answers {
-                    let body: Value = serde_json::from_slice(body).unwrap_or_default();
-                    if body["id"].as_str() != Some(effect.id.as_str()) {
-                        return fail(
-                            format!(
-                                "the answer names effect {}, the database holds {}",
-                                body["id"], effect.id
-                            ),
-                            key,
-                        );
-                    }
-                }
-            }
+            Route::Durable => totals.durable_keys += 1,
             Route::Outside => {
                 totals.outside_keys += 1;
-                totals.outside_keys_executed_twice += usize::from(effects.len() > 1);
+                totals.outside_keys_executed_twice +=
+                    usize::from(effects_by_key.get(key).is_some_and(|n| *n > 1));
             }
         }
-    }
-
-    if let Some(pending) = history
-        .intents
-        .iter()
-        .find(|intent| !final_answer.contains(&intent.id))
-    {
-        return fail(
-            format!(
-                "{} (intent {}) never got its final answer after the faults healed",
-                pending.key, pending.id
-            ),
-            &pending.key,
-        );
     }
     Ok(totals)
 }
@@ -250,7 +203,7 @@ pub fn check_the_checker() -> anyhow::Result<()> {
     if let Err(violation) = check(&sound) {
         anyhow::bail!("the checker refuses a sound history: {}", violation.what);
     }
-    let planted: [(&str, Plant); 7] = [
+    let planted: [(&str, Plant); 8] = [
         ("a durable effect committed twice", |h| {
             h.effects.push(Effect {
                 id: "e9".into(),
@@ -273,6 +226,9 @@ pub fn check_the_checker() -> anyhow::Result<()> {
         }),
         ("a request left without its final answer", |h| {
             h.answers.retain(|answer| answer.intent != 1);
+        }),
+        ("a durable answer naming another effect", |h| {
+            h.answers[0].body = br#"{"id":"e7","label":"k1/a"}"#.to_vec();
         }),
         ("a 500", |h| {
             let mut other = h.answers[0].clone();

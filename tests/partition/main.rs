@@ -20,6 +20,9 @@
 
 mod check;
 mod clients;
+// The history checker, shared with the deterministic simulation: one file, two tests.
+#[path = "../../shared/poem-idempotency/tests/simulation/history.rs"]
+mod history;
 mod nemesis;
 mod network;
 mod processes;
@@ -53,17 +56,9 @@ fn main() -> ExitCode {
     if let Ok(node) = std::env::var(CHILD) {
         return serve(&node);
     }
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let chosen = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
-    let started = Instant::now();
-    let (mut passed, mut failed, mut filtered) = (0, 0, 0);
-    println!("\nrunning {} tests", TESTS.len());
+    let mut run = testing::harness::Run::start(TESTS.len());
     for name in TESTS {
-        if !chosen(name) {
-            filtered += 1;
+        if !run.chosen(name) {
             continue;
         }
         // On a thread named after the test, as the standard harness runs one: a suite left out
@@ -80,27 +75,9 @@ fn main() -> ExitCode {
             .expect("a thread for the test")
             .join()
             .unwrap_or_else(|_| Err(anyhow::anyhow!("the test panicked")));
-        match outcome {
-            Ok(()) => {
-                passed += 1;
-                println!("test {name} ... ok");
-            }
-            Err(err) => {
-                failed += 1;
-                println!("test {name} ... FAILED\n{err:#}");
-            }
-        }
+        run.record(name, outcome.map_err(|err| format!("{err:#}")));
     }
-    println!(
-        "\ntest result: {}. {passed} passed; {failed} failed; 0 ignored; 0 measured; {filtered} filtered out; finished in {:.2}s\n",
-        if failed == 0 { "ok" } else { "FAILED" },
-        started.elapsed().as_secs_f64()
-    );
-    if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    run.finish()
 }
 
 fn partition_test(store: Store) -> anyhow::Result<()> {

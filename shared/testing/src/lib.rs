@@ -24,6 +24,7 @@
 
 pub mod database;
 pub mod fault;
+pub mod harness;
 mod process;
 pub mod redis;
 pub mod redis_cluster;

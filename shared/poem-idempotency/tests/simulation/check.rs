@@ -1,13 +1,16 @@
 //! The invariants, checked on a run's history once it is over.
 //!
-//! Always:
+//! Always, by the history checker the partition test shares (`history.rs`):
 //! - a durable operation's effect is committed at most once per key, and exactly once if any
 //!   attempt got a 2xx;
-//! - a durable key's 2xx answers are one answer, byte for byte (status, content type, body);
+//! - a durable key's 2xx answers are one answer, byte for byte (status, content type, body),
+//!   naming the execution whose effect committed;
 //! - no answer is another caller's, nor another body's (every answer names the request it
 //!   answers);
 //! - a 422 only for a key the client did reuse for another body;
-//! - after healing, every intent gets its final answer (a 2xx, or that 422);
+//! - after healing, every intent gets its final answer (a 2xx, or that 422).
+//!
+//! And here, of the simulated store:
 //! - the store never completes a key twice, nor lets a completed key be claimed again, unless
 //!   it lost its records in between (FLUSHALL, failover).
 //!
@@ -21,6 +24,7 @@ use std::time::Duration;
 use poem_idempotency::MetricsSnapshot;
 use poem_idempotency::planted::Bug;
 
+use crate::history;
 use crate::world::{Config, HEAL_AT, Intent, Route, State, StoreEvent, excerpt};
 
 /// What a passing run adds to the totals.
@@ -121,109 +125,76 @@ pub fn check(seed: u64, config: &Config, intents: &[Intent], state: State) -> Ou
     };
     let groups: BTreeSet<Group> = (0..intents.len()).map(group_of).collect();
 
-    // Whose answer each 2xx is.
+    // The guarantees every history must keep: the checker the partition test runs too.
+    let history = history::History {
+        intents: intents
+            .iter()
+            .map(|intent| history::Intent {
+                id: intent.intent,
+                client: intent.client,
+                durable: intent.route == Route::Durable,
+                key: intent.key.clone(),
+                names: vec![
+                    ("client", serde_json::json!(intent.client)),
+                    ("intent", serde_json::json!(intent.intent)),
+                ],
+            })
+            .collect(),
+        answers: state
+            .answers
+            .iter()
+            .map(|answer| history::Answer {
+                intent: answer.intent,
+                status: answer.status,
+                content_type: answer.content_type.clone(),
+                body: answer.body.to_vec(),
+                replay: answer.replay,
+                // Every request is sent again after healing, and must be answered then.
+                settles: answer.at >= HEAL_AT,
+            })
+            .collect(),
+        effects: state
+            .database
+            .committed_effects
+            .iter()
+            .filter(|effect| effect.route == Route::Durable)
+            .map(|effect| history::Effect {
+                group: (true, effect.client, effect.key.clone()),
+                id: serde_json::json!(effect.execution),
+            })
+            .collect(),
+        effect_field: "execution",
+    };
+    if let Err(violation) = history::check(&history) {
+        let groups: Vec<Group> = violation
+            .groups
+            .iter()
+            .map(|(durable, client, key)| {
+                let route = if *durable {
+                    Route::Durable
+                } else {
+                    Route::Outside
+                };
+                (route, *client, key.clone())
+            })
+            .collect();
+        return fail(violation.what, &groups.iter().collect::<Vec<_>>());
+    }
+    // The 2xx answers of each key, for the runs without faults below.
     let mut answers_by_group: BTreeMap<Group, BTreeSet<Answered>> = BTreeMap::new();
-    for answer in &state.answers {
-        let group = group_of(answer.intent);
-        if (200..300).contains(&answer.status) {
-            let body: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_default();
-            let of_client = body["client"].as_u64().map(|c| c as usize);
-            let of_intent = body["intent"].as_u64().map(|i| i as usize);
-            if of_client != Some(answer.client) {
-                return fail(
-                    format!(
-                        "c{} got an answer to another caller's request ({}), replay: {}",
-                        answer.client,
-                        String::from_utf8_lossy(&answer.body),
-                        answer.replay
-                    ),
-                    &[&group],
-                );
-            }
-            if of_intent != Some(answer.intent) {
-                return fail(
-                    format!(
-                        "intent {} got the answer to another body, intent {:?}, replay: {}",
-                        answer.intent, of_intent, answer.replay
-                    ),
-                    &[&group],
-                );
-            }
-            answers_by_group.entry(group).or_default().insert((
+    for answer in state
+        .answers
+        .iter()
+        .filter(|answer| (200..300).contains(&answer.status))
+    {
+        answers_by_group
+            .entry(group_of(answer.intent))
+            .or_default()
+            .insert((
                 answer.status,
                 answer.content_type.clone(),
                 answer.body.to_vec(),
             ));
-        } else if answer.status == 422 {
-            let reused = intents
-                .iter()
-                .any(|other| other.intent != answer.intent && group_of(other.intent) == group);
-            if !reused {
-                return fail(
-                    format!(
-                        "intent {} got a 422 for a key its client never reused",
-                        answer.intent
-                    ),
-                    &[&group],
-                );
-            }
-        }
-    }
-
-    // Durable effects: at most once, exactly once after a 2xx; one answer.
-    for group in groups.iter().filter(|group| group.0 == Route::Durable) {
-        let committed_by: Vec<String> = state
-            .database
-            .committed_effects
-            .iter()
-            .filter(|effect| {
-                (effect.route, effect.client, &effect.key) == (group.0, group.1, &group.2)
-            })
-            .map(|effect| format!("#{}", effect.execution))
-            .collect();
-        let committed = committed_by.len();
-        if committed > 1 {
-            return fail(
-                format!(
-                    "a durable effect committed {committed} times, by {}",
-                    committed_by.join(" and ")
-                ),
-                &[group],
-            );
-        }
-        let answered = answers_by_group.get(group).map_or(0, BTreeSet::len);
-        if answered > 0 && committed != 1 {
-            return fail(
-                format!(
-                    "a durable operation answered 2xx, and its effect committed {committed} times"
-                ),
-                &[group],
-            );
-        }
-        if answered > 1 {
-            return fail(
-                format!("{answered} different 2xx answers for one durable key"),
-                &[group],
-            );
-        }
-    }
-
-    // Liveness: every intent's final answer after healing.
-    for intent in intents {
-        let answered = state.answers.iter().any(|answer| {
-            answer.intent == intent.intent
-                && answer.at >= HEAL_AT
-                && ((200..300).contains(&answer.status) || answer.status == 422)
-        });
-        if !answered {
-            return fail(
-                format!(
-                    "intent {} had no final answer within the settling time after healing",
-                    intent.intent
-                ),
-                &[&group_of(intent.intent)],
-            );
-        }
     }
 
     // The store's history: no second completion, no claim of a completed key, but after a loss.

@@ -13,6 +13,7 @@
 mod check;
 mod conformance;
 mod database;
+mod history;
 mod rng;
 mod run;
 mod service;

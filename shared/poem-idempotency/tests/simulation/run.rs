@@ -227,7 +227,6 @@ async fn attempt(
     });
     let at = world.now();
     world.state().answers.push(Answer {
-        client: intent.client,
         intent: intent.intent,
         at,
         status: status.as_u16(),

@@ -137,7 +137,6 @@ pub struct Effect {
 /// What one attempt of a client got.
 #[derive(Debug, Clone)]
 pub struct Answer {
-    pub client: usize,
     pub intent: usize,
     pub at: Duration,
     pub status: u16,
