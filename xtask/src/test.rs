@@ -156,8 +156,9 @@ impl Step {
                  the stack is made of changed since it last passed"
             }
             Step::Adopt => {
-                "a copy renamed by `cargo xtask rename` and given a module by \
-                 `cargo xtask new-module` lints and passes, the new module's crash tests included"
+                "a copy renamed by `cargo xtask rename`, given a module by \
+                 `cargo xtask new-module` and then fields by `cargo xtask add-field`, lints and \
+                 passes, the new module's crash tests included"
             }
         }
     }
