@@ -1185,7 +1185,8 @@ impl AddedFields<'_> {
     }
 
     /// `statement` (an `INSERT`, or an `UPDATE` setting `description` to a value or to a `CASE`)
-    /// with the fields' columns after `description` and their placeholders after its last.
+    /// with the fields' columns after `description` (an `INSERT`'s: at the end of its column
+    /// list) and their placeholders after its last.
     fn to_statement(&self, statement: &str) -> anyhow::Result<(String, Write)> {
         let last = statement
             .split('$')
@@ -1207,10 +1208,15 @@ impl AddedFields<'_> {
                 .map(|n| format!(", ${n}"))
                 .collect();
             statement.insert_str(values, &placeholders);
-            let description = statement
-                .find("description")
+            // At the end of the column list, as the placeholders are at the end of `VALUES`:
+            // after `description` in the worked example, after the fields added before in a
+            // module that has some (`add-field`).
+            let columns_end = statement
+                .find('(')
+                .and_then(|open| statement[open..].find(')').map(|close| open + close))
+                .filter(|end| statement[..*end].contains("description"))
                 .context("an INSERT without a `description` column")?;
-            statement.insert_str(description + "description".len(), &columns);
+            statement.insert_str(columns_end, &columns);
             return Ok((statement, Write::Insert));
         }
         if let Some(at) = statement.find("ELSE description END") {
@@ -1868,6 +1874,42 @@ mod tests {
             )
             .unwrap(),
             first
+        );
+    }
+
+    #[test]
+    fn fields_added_twice_are_inserted_in_the_order_they_are_bound() {
+        let copy = tempfile::tempdir().unwrap();
+        copy_tree(
+            &workspace().join("modules/things"),
+            &copy.path().join("modules/things"),
+        );
+        std::fs::create_dir_all(copy.path().join("tests/e2e")).unwrap();
+        std::fs::copy(
+            workspace().join("tests/e2e/things.rs"),
+            copy.path().join("tests/e2e/things.rs"),
+        )
+        .unwrap();
+        for spec in ["colour:string", "size:int"] {
+            let fields = Field::parse_all([spec]).unwrap();
+            for (path, text) in fields_added(copy.path(), "things", &fields).unwrap() {
+                std::fs::write(path, text).unwrap();
+            }
+        }
+
+        let repository = read(&copy.path().join("modules/things/src/repository.rs")).unwrap();
+
+        assert!(
+            repository.contains("name, description, colour, size)"),
+            "{repository}"
+        );
+        let colour = repository.find(".bind(&fields.colour)").unwrap();
+        let size = repository.find(".bind(fields.size)").unwrap();
+        assert!(colour < size, "{repository}");
+        assert!(
+            copy.path()
+                .join("modules/things/migrations/0004_add_size_to_things.sql")
+                .exists()
         );
     }
 

@@ -638,85 +638,93 @@ fn adopt(root: &Path) -> anyhow::Result<()> {
         command.args(args).env("CARGO_TARGET_DIR", &target);
         command
     };
-    run_command(&mut in_copy(&[
-        "xtask",
-        "rename",
-        "acme-orders",
-        "Acme Orders",
-    ]))?;
-    let old_names = Command::new("grep")
-        .args([
-            "-rIl",
-            "-e",
-            "Idempotent Service",
-            "-e",
-            "idempotent-service",
-        ])
-        .args(["config", "app", "shared", "modules", "openapi", "README.md"])
-        .current_dir(copy)
-        .output()
-        .context("grep")?;
-    ensure!(
-        old_names.stdout.is_empty(),
-        "the rename left the old name in:\n{}",
-        String::from_utf8_lossy(&old_names.stdout)
-    );
-    run_command(&mut in_copy(&[
-        "xtask",
-        "new-module",
-        "orders",
-        "--entity",
-        "Order",
-        "--field",
-        "reference:string",
-        "--field",
-        "quantity:int",
-        "--field",
-        "price:float",
-        "--field",
-        "urgent:bool",
-        "--field",
-        "due_at:datetime",
-    ]))?;
-    // Fields added later, as on a live database: a new migration, not an edit of the first.
-    run_command(&mut in_copy(&[
-        "xtask",
-        "add-field",
-        "orders",
-        "--field",
-        "colour:string",
-        "--field",
-        "weight_kg:float",
-    ]))?;
-    run_command(&mut in_copy(&["fmt", "--all", "--", "--check"]))?;
-    run_command(&mut in_copy(&[
-        "clippy",
-        "-p",
-        "orders",
-        "-p",
-        "app",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    run_command(
-        in_copy(&["test", "-p", "e2e", "--test", "e2e"])
-            .env("TEST_REQUIRE_ALL", "1")
-            .env_remove("TEST_DATABASE_URL"),
-    )?;
-    run_command(
-        in_copy(&["test", "-p", "e2e", "--test", "crash", "order"]).env_remove("TEST_DATABASE_URL"),
-    )?;
-    // The new module's own tests, and the race of every unsafe operation (the new module's
-    // among them, ADR 0018), on PostgreSQL too.
-    run_command(
-        in_copy(&[
-            "test", "-p", "e2e", "--test", "e2e", "--", "orders::", "races::",
-        ])
-        .env("TEST_DATABASE_URL", postgres_url()),
-    )?;
-    forget_the_copys_builds(root, &target)
+    // The copy's steps; whatever becomes of them, this workspace forgets the copy's builds
+    // after: a failed step would otherwise leave them to pass for this workspace's own.
+    let steps = || -> anyhow::Result<()> {
+        run_command(&mut in_copy(&[
+            "xtask",
+            "rename",
+            "acme-orders",
+            "Acme Orders",
+        ]))?;
+        let old_names = Command::new("grep")
+            .args([
+                "-rIl",
+                "-e",
+                "Idempotent Service",
+                "-e",
+                "idempotent-service",
+            ])
+            .args(["config", "app", "shared", "modules", "openapi", "README.md"])
+            .current_dir(copy)
+            .output()
+            .context("grep")?;
+        ensure!(
+            old_names.stdout.is_empty(),
+            "the rename left the old name in:\n{}",
+            String::from_utf8_lossy(&old_names.stdout)
+        );
+        run_command(&mut in_copy(&[
+            "xtask",
+            "new-module",
+            "orders",
+            "--entity",
+            "Order",
+            "--field",
+            "reference:string",
+            "--field",
+            "quantity:int",
+            "--field",
+            "price:float",
+            "--field",
+            "urgent:bool",
+            "--field",
+            "due_at:datetime",
+        ]))?;
+        // Fields added later, as on a live database: a new migration, not an edit of the first.
+        run_command(&mut in_copy(&[
+            "xtask",
+            "add-field",
+            "orders",
+            "--field",
+            "colour:string",
+            "--field",
+            "weight_kg:float",
+        ]))?;
+        run_command(&mut in_copy(&["fmt", "--all", "--", "--check"]))?;
+        run_command(&mut in_copy(&[
+            "clippy",
+            "-p",
+            "orders",
+            "-p",
+            "app",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))?;
+        run_command(
+            in_copy(&["test", "-p", "e2e", "--test", "e2e"])
+                .env("TEST_REQUIRE_ALL", "1")
+                .env_remove("TEST_DATABASE_URL"),
+        )?;
+        run_command(
+            in_copy(&["test", "-p", "e2e", "--test", "crash", "order"])
+                .env_remove("TEST_DATABASE_URL"),
+        )?;
+        // The new module's own tests, and the race of every unsafe operation (the new module's
+        // among them, ADR 0018), on PostgreSQL too.
+        run_command(
+            in_copy(&[
+                "test", "-p", "e2e", "--test", "e2e", "--", "orders::", "races::",
+            ])
+            .env("TEST_DATABASE_URL", postgres_url()),
+        )?;
+        Ok(())
+    };
+    let outcome = steps();
+    forget_the_copys_builds(root, &target)?;
+    outcome
 }
 
 /// Cargo names a workspace's own crates in the build directory by their path inside the
