@@ -20,7 +20,8 @@
 //!    retry then finds the response.
 //!
 //! In the code, [`Guard::call`] does 1 and 2's validation, then the keyed path is three named
-//! steps: `Guard::identify` (2, 3), `Guard::claim_until_decided` (4) and `run_claimed` (5),
+//! steps: `Guard::identify` (2, 3), `Guard::claim_until_decided` (4, a duplicate's wait in
+//! `Guard::while_in_flight`) and `run_claimed` (5),
 //! which holds the lease while the handler runs (`hold_lease_while`) and settles its answer
 //! (`settle`).
 //!
@@ -441,9 +442,11 @@ impl<E: Endpoint + 'static> Guard<E> {
         fingerprint: &Fingerprint,
     ) -> Decided {
         let settings = &layer.settings;
-        let deadline = Instant::now() + settings.lock_wait;
-        let mut pause = Duration::from_millis(5);
-        let mut looked_for_a_committed_outcome = false;
+        let mut wait = DuplicateWait {
+            deadline: Instant::now() + settings.lock_wait,
+            pause: Duration::from_millis(5),
+            looked_for_a_committed_outcome: false,
+        };
         loop {
             let claimed = layer
                 .store
@@ -466,31 +469,48 @@ impl<E: Endpoint + 'static> Guard<E> {
                     Decided::Answer(layer.refuse(ProblemKind::KeyReuse))
                 }
                 Ok(Claim::InFlight) => {
-                    let waited_enough = Instant::now() + pause > deadline;
-                    // A durable operation's claim may outlive its execution in the store (the
-                    // completion lost with a Redis master that failed over): its database
-                    // knows. Asked when the claim is first met and before giving up, never per
-                    // pause.
-                    if self.options.durable && (!looked_for_a_committed_outcome || waited_enough) {
-                        looked_for_a_committed_outcome = true;
-                        if let Some(answer) = committed_answer(layer, scope, fingerprint).await {
-                            return Decided::Answer(answer);
-                        }
+                    match self
+                        .while_in_flight(layer, scope, fingerprint, &mut wait)
+                        .await
+                    {
+                        Some(decided) => decided,
+                        None => continue,
                     }
-                    if !waited_enough {
-                        // The original is running: wait for its response rather than fail the
-                        // duplicate.
-                        tokio::time::sleep(pause).await;
-                        pause = (pause * 2).min(Duration::from_millis(100));
-                        continue;
-                    }
-                    layer.metrics.conflict();
-                    Outcome::Conflict.record();
-                    Decided::Answer(layer.refuse(ProblemKind::InProgress))
                 }
                 Err(err) => Decided::StoreFailed(err),
             };
         }
+    }
+
+    /// The key is held by a running original: the answer its database committed (a durable
+    /// operation's), or a pause before claiming again (`None`), or, once `lock_wait` is spent,
+    /// a 409.
+    async fn while_in_flight(
+        &self,
+        layer: &Idempotency,
+        scope: &ScopeKey,
+        fingerprint: &Fingerprint,
+        wait: &mut DuplicateWait,
+    ) -> Option<Decided> {
+        let waited_enough = Instant::now() + wait.pause > wait.deadline;
+        // A durable operation's claim may outlive its execution in the store (the completion
+        // lost with a Redis master that failed over): its database knows. Asked when the claim
+        // is first met and before giving up, never per pause.
+        if self.options.durable && (!wait.looked_for_a_committed_outcome || waited_enough) {
+            wait.looked_for_a_committed_outcome = true;
+            if let Some(answer) = committed_answer(layer, scope, fingerprint).await {
+                return Some(Decided::Answer(answer));
+            }
+        }
+        if !waited_enough {
+            // The original is running: wait for its response rather than fail the duplicate.
+            tokio::time::sleep(wait.pause).await;
+            wait.pause = (wait.pause * 2).min(Duration::from_millis(100));
+            return None;
+        }
+        layer.metrics.conflict();
+        Outcome::Conflict.record();
+        Some(Decided::Answer(layer.refuse(ProblemKind::InProgress)))
     }
 
     /// The store could not claim: the operation runs unguarded (fail open), or, declared
@@ -578,6 +598,15 @@ impl<E: Endpoint + 'static> Guard<E> {
             Err(panic) => std::panic::resume_unwind(panic),
         }
     }
+}
+
+/// A duplicate's wait for its original ([`Guard::while_in_flight`]): pauses doubling from
+/// 5 ms up to 100 ms until `lock_wait` is spent.
+struct DuplicateWait {
+    deadline: Instant,
+    pause: Duration,
+    /// A durable operation's database is asked once on the way in and once before giving up.
+    looked_for_a_committed_outcome: bool,
 }
 
 /// How the claim of a key was decided ([`Guard::claim_until_decided`]).
