@@ -1824,8 +1824,8 @@ mod tests {
         assert!(!tests.contains("fn instant("));
     }
 
-    #[test]
-    fn a_field_added_to_a_live_module_comes_in_a_new_migration_with_tests_of_its_own() {
+    /// A scratch workspace holding a copy of the worked example and its end-to-end tests.
+    fn a_workspace_with_things() -> tempfile::TempDir {
         let copy = tempfile::tempdir().unwrap();
         copy_tree(
             &workspace().join("modules/things"),
@@ -1837,6 +1837,12 @@ mod tests {
             copy.path().join("tests/e2e/things.rs"),
         )
         .unwrap();
+        copy
+    }
+
+    #[test]
+    fn a_field_added_to_a_live_module_comes_in_a_new_migration_with_tests_of_its_own() {
+        let copy = a_workspace_with_things();
         let first = read(
             &copy
                 .path()
@@ -1879,17 +1885,7 @@ mod tests {
 
     #[test]
     fn fields_added_twice_are_inserted_in_the_order_they_are_bound() {
-        let copy = tempfile::tempdir().unwrap();
-        copy_tree(
-            &workspace().join("modules/things"),
-            &copy.path().join("modules/things"),
-        );
-        std::fs::create_dir_all(copy.path().join("tests/e2e")).unwrap();
-        std::fs::copy(
-            workspace().join("tests/e2e/things.rs"),
-            copy.path().join("tests/e2e/things.rs"),
-        )
-        .unwrap();
+        let copy = a_workspace_with_things();
         for spec in ["colour:string", "size:int"] {
             let fields = Field::parse_all([spec]).unwrap();
             for (path, text) in fields_added(copy.path(), "things", &fields).unwrap() {
