@@ -5,9 +5,9 @@
 //! command as a fresh machine would (the optional tools hidden from `PATH`, Redis behind a
 //! password) and checks that it passed and named what it left out, then the full suite with
 //! every suite required on SQLite, on a local Redis Cluster and on PostgreSQL, the contract
-//! fuzzer on both databases, and the adopt step (a renamed copy given a new module, then fields). After
-//! lint, cargo-mutants runs over the lines of poem-idempotency changed since the crate's score
-//! was last measured, so that the score cannot fall unseen while CI stays short.
+//! fuzzer on both databases, and the adopt step (a renamed copy given a new module, then
+//! fields). After lint, cargo-mutants runs over the lines of poem-idempotency changed since the
+//! crate's score was last measured, so that the score cannot fall unseen while CI stays short.
 //!
 //! `cargo xtask test <step>...` runs only the named steps, in the order given.
 
