@@ -1,5 +1,5 @@
-//! The nemesis: at random moments it cuts a link (an instance from Redis, an instance from
-//! PostgreSQL, the replica from everything), fails Redis over to its replica, or kills an
+//! The nemesis: at random moments it cuts a link (an instance from Redis, from PostgreSQL or from
+//! the clients, the replica from everything), fails Redis over to its replica, or kills an
 //! instance, and heals each fault after a random while. Its schedule is drawn from the run's
 //! seed; the processes' timing is real, so a seed names a schedule, not a history.
 
@@ -184,6 +184,8 @@ impl Cluster {
                     .pending
                     .push((Instant::now() + lasting, Fault::Killed(instance)));
             }
+            // The clients lose an instance mid-request: its answers never arrive.
+            90..=97 => self.cut(nemesis, self.instance_links[instance][2].clone(), lasting),
             _ => {}
         }
     }
