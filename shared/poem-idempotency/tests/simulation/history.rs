@@ -76,12 +76,17 @@ pub struct Violation {
 type Answered<'a> = (u16, Option<&'a str>, &'a [u8]);
 
 pub fn check(history: &History) -> Result<(), Violation> {
-    let fail = |what: String, group: Group| {
+    let fail = |what: String, group: &Group| {
         Err(Violation {
             what,
-            groups: vec![group],
+            groups: vec![group.clone()],
         })
     };
+    // How many intents each key has: more than one, and the client reused it.
+    let mut intents_per_group: BTreeMap<Group, usize> = BTreeMap::new();
+    for intent in &history.intents {
+        *intents_per_group.entry(intent.group()).or_default() += 1;
+    }
     let mut answered: BTreeMap<Group, BTreeSet<Answered>> = BTreeMap::new();
     for answer in &history.answers {
         let intent = &history.intents[answer.intent];
@@ -103,7 +108,7 @@ pub fn check(history: &History) -> Result<(), Violation> {
                         answer.replay,
                         String::from_utf8_lossy(&answer.body)
                     ),
-                    intent.group(),
+                    &intent.group(),
                 );
             }
             answered.entry(intent.group()).or_default().insert((
@@ -112,29 +117,28 @@ pub fn check(history: &History) -> Result<(), Violation> {
                 &answer.body,
             ));
         } else if answer.status == 422 {
-            let reused = history
-                .intents
-                .iter()
-                .any(|other| other.id != intent.id && other.group() == intent.group());
-            if !reused {
+            let group = intent.group();
+            if intents_per_group[&group] < 2 {
                 return fail(
                     format!(
                         "intent {} got a 422 for a key its client never reused",
                         intent.id
                     ),
-                    intent.group(),
+                    &group,
                 );
             }
         }
     }
 
-    let groups: BTreeSet<Group> = history.intents.iter().map(Intent::group).collect();
-    for group in groups.into_iter().filter(|group| group.0) {
-        let effects: Vec<&Effect> = history
-            .effects
-            .iter()
-            .filter(|effect| effect.group == group)
-            .collect();
+    let mut effects_by_group: BTreeMap<&Group, Vec<&Effect>> = BTreeMap::new();
+    for effect in &history.effects {
+        effects_by_group
+            .entry(&effect.group)
+            .or_default()
+            .push(effect);
+    }
+    for group in intents_per_group.keys().filter(|group| group.0) {
+        let effects = effects_by_group.get(group).map_or(&[][..], Vec::as_slice);
         if effects.len() > 1 {
             let ids: Vec<String> = effects.iter().map(|effect| effect.id.to_string()).collect();
             return fail(
@@ -146,7 +150,7 @@ pub fn check(history: &History) -> Result<(), Violation> {
                 group,
             );
         }
-        let Some(answers) = answered.get(&group) else {
+        let Some(answers) = answered.get(group) else {
             continue;
         };
         let [effect] = effects[..] else {
@@ -179,19 +183,22 @@ pub fn check(history: &History) -> Result<(), Violation> {
         }
     }
 
+    let settled: BTreeSet<usize> = history
+        .answers
+        .iter()
+        .filter(|answer| {
+            answer.settles && ((200..300).contains(&answer.status) || answer.status == 422)
+        })
+        .map(|answer| answer.intent)
+        .collect();
     for intent in &history.intents {
-        let settled = history.answers.iter().any(|answer| {
-            answer.intent == intent.id
-                && answer.settles
-                && ((200..300).contains(&answer.status) || answer.status == 422)
-        });
-        if !settled {
+        if !settled.contains(&intent.id) {
             return fail(
                 format!(
                     "intent {} ({}) had no final answer after the faults healed",
                     intent.id, intent.key
                 ),
-                intent.group(),
+                &intent.group(),
             );
         }
     }
