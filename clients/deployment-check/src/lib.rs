@@ -21,18 +21,8 @@ use serde_json::{Map, Value, json};
 /// The command line: the same for `check-idempotency` and `app check-idempotency`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct CheckArgs {
-    /// The service's base URL as clients reach it, e.g. http://lb.internal:8080
-    pub base_url: String,
-    /// A bearer token; without one, throwaway accounts are registered (not in production,
-    /// where login needs a confirmed email).
-    #[arg(long)]
-    pub token: Option<String>,
-    /// The operationId to check (default: an idempotent POST the document lists).
-    #[arg(long)]
-    pub operation: Option<String>,
-    /// How many duplicates to send at once.
-    #[arg(long, default_value_t = 8)]
-    pub concurrency: usize,
+    #[command(flatten)]
+    pub options: CheckOptions,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -40,13 +30,7 @@ pub struct CheckArgs {
 
 /// Runs every check and prints the report; an error when a check failed.
 pub async fn run(arguments: CheckArgs) -> anyhow::Result<()> {
-    let report = check_idempotency(&CheckOptions {
-        base_url: arguments.base_url,
-        token: arguments.token,
-        operation: arguments.operation,
-        concurrency: arguments.concurrency,
-    })
-    .await?;
+    let report = check_idempotency(&arguments.options).await?;
     if arguments.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -59,15 +43,19 @@ pub async fn run(arguments: CheckArgs) -> anyhow::Result<()> {
 }
 
 /// What to check, and how.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct CheckOptions {
-    /// The service's base URL, e.g. `http://lb.internal:8080`.
+    /// The service's base URL as clients reach it, e.g. http://lb.internal:8080
     pub base_url: String,
-    /// A bearer token for the checked operation; without one, throwaway accounts are registered.
+    /// A bearer token; without one, throwaway accounts are registered (not in production,
+    /// where login needs a confirmed email).
+    #[arg(long)]
     pub token: Option<String>,
-    /// The `operationId` to check; by default an idempotent POST the document lists.
+    /// The operationId to check (default: an idempotent POST the document lists).
+    #[arg(long)]
     pub operation: Option<String>,
     /// How many duplicates to send at once.
+    #[arg(long, default_value_t = 8)]
     pub concurrency: usize,
 }
 
